@@ -1,0 +1,12 @@
+# Warnings for envlock's own code (not for third-party headers).
+add_library(envlock_warnings INTERFACE)
+target_compile_options(envlock_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
+  -Woverloaded-virtual -Wformat=2 -Wimplicit-fallthrough)
+if(ENVLOCK_WERROR)
+  target_compile_options(envlock_warnings INTERFACE -Werror)
+endif()
+if(ENVLOCK_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,36 @@
+// The subcommand registry. Each src/cli/<command>.cpp registers one subcommand with a static
+// RegisterCommand object; main() builds the CLI11 app from the registry, parses once, runs the
+// chosen command and maps its Result to the documented exit code in one place.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace envlock::cli {
+
+// What main() runs once the command line has been parsed into the command's options.
+using Runner = std::function<Result<ExitCode>()>;
+
+struct CommandSpec {
+  std::string name;
+  std::string description; // one line, shown by `envlock --help`
+  // Adds options to the subcommand's app and returns the runner that reads them.
+  std::function<Runner(CLI::App&)> setup;
+};
+
+struct RegisterCommand {
+  explicit RegisterCommand(CommandSpec spec);
+};
+
+// All registered commands, sorted by name.
+std::vector<CommandSpec> registered_commands();
+
+// Parses argv, runs the chosen command, prints errors as "envlock: error: ..." and returns the
+// process exit code.
+int run_main(int argc, char** argv);
+
+} // namespace envlock::cli

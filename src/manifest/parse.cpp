@@ -1,0 +1,1 @@
+// Implemented in the manifest module.

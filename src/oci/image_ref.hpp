@@ -1,0 +1,34 @@
+// Image references: [REGISTRY/]REPOSITORY[:TAG][@DIGEST], parsed and printed without I/O.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace envlock::oci {
+
+struct ImageRef {
+  std::string registry;   // host[:port]; "registry-1.docker.io" for Docker Hub
+  std::string repository; // path, e.g. nvidia/pytorch; "library/ubuntu" for official images
+  std::string tag;        // empty when only a digest was given
+  std::string digest;     // "sha256:<64 hex>" or empty
+
+  // registry/repository
+  [[nodiscard]] std::string name() const;
+  // registry/repository[:tag][@digest]
+  [[nodiscard]] std::string to_string() const;
+  // The reference to ask the registry for: the digest when set, else the tag ("latest" if none).
+  [[nodiscard]] std::string reference() const;
+  bool operator==(const ImageRef&) const = default;
+};
+
+// Parses a reference the way Docker does: the first path component is a registry when it has a
+// '.' or ':' or is "localhost"; otherwise the image is on Docker Hub. Errors (exit 2) say what is
+// wrong, e.g. "invalid image reference 'Foo': repository must be lowercase".
+Result<ImageRef> parse_image_ref(std::string_view text);
+
+// True for "sha256:" followed by 64 lowercase hex digits.
+bool is_valid_digest(std::string_view digest);
+
+} // namespace envlock::oci

@@ -1,0 +1,219 @@
+#include "util/process.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ; // NOLINT(readability-redundant-declaration)
+
+namespace envlock::util {
+
+namespace fs = std::filesystem;
+
+std::optional<fs::path> find_program(std::string_view program) {
+  if (program.find('/') != std::string_view::npos) {
+    if (::access(std::string(program).c_str(), X_OK) == 0) {
+      return fs::path(program);
+    }
+    return std::nullopt;
+  }
+  const char* path = std::getenv("PATH");
+  std::string_view rest = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    const std::string_view dir = rest.substr(0, colon);
+    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    if (dir.empty()) {
+      continue;
+    }
+    const fs::path candidate = fs::path(dir) / program;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::vector<std::string> child_environment(const ProcessOptions& options) {
+  std::map<std::string, std::string> vars;
+  if (!options.clean_env) {
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+      const std::string_view entry(*e);
+      const std::size_t eq = entry.find('=');
+      if (eq != std::string_view::npos) {
+        vars[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
+      }
+    }
+  } else if (const char* p = std::getenv("PATH"); p != nullptr) {
+    vars["PATH"] = p;
+  }
+  for (const auto& [k, v] : options.env) {
+    vars[k] = v;
+  }
+  std::vector<std::string> out;
+  out.reserve(vars.size());
+  for (const auto& [k, v] : vars) {
+    out.push_back(k + "=" + v);
+  }
+  return out;
+}
+
+} // namespace
+
+Result<ProcessResult> run_process(const std::vector<std::string>& argv,
+                                  const ProcessOptions& options) {
+  if (argv.empty()) {
+    return input_error("run_process: empty command");
+  }
+  const auto exe = find_program(argv[0]);
+  if (!exe) {
+    return env_error(argv[0] + ": not found in PATH");
+  }
+  int out_pipe[2] = {-1, -1};
+  int err_pipe[2] = {-1, -1};
+  int in_pipe[2] = {-1, -1};
+  const bool cap_out = options.capture == Capture::both;
+  const bool cap_err = options.capture != Capture::none;
+  if ((cap_out && ::pipe2(out_pipe, O_CLOEXEC) != 0) ||
+      (cap_err && ::pipe2(err_pipe, O_CLOEXEC) != 0) ||
+      (options.stdin_data && ::pipe2(in_pipe, O_CLOEXEC) != 0)) {
+    return env_error(std::string("pipe: ") + std::strerror(errno));
+  }
+  std::vector<std::string> env_strings = child_environment(options);
+  std::vector<char*> envp;
+  for (auto& s : env_strings) {
+    envp.push_back(s.data());
+  }
+  envp.push_back(nullptr);
+  std::vector<std::string> args = argv;
+  std::vector<char*> argp;
+  for (auto& s : args) {
+    argp.push_back(s.data());
+  }
+  argp.push_back(nullptr);
+  const std::string exe_str = exe->string();
+  const std::string cwd = options.cwd ? options.cwd->string() : std::string();
+
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    return env_error(std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    if (cap_out) {
+      ::dup2(out_pipe[1], STDOUT_FILENO);
+    }
+    if (cap_err) {
+      ::dup2(err_pipe[1], STDERR_FILENO);
+    }
+    if (options.stdin_data) {
+      ::dup2(in_pipe[0], STDIN_FILENO);
+    } else {
+      const int devnull = ::open("/dev/null", O_RDONLY);
+      if (devnull >= 0) {
+        ::dup2(devnull, STDIN_FILENO);
+      }
+    }
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) {
+      _exit(127);
+    }
+    if (options.umask) {
+      ::umask(static_cast<mode_t>(*options.umask));
+    }
+    (void)::signal(SIGPIPE, SIG_DFL);
+    ::execve(exe_str.c_str(), argp.data(), envp.data());
+    _exit(127);
+  }
+  if (cap_out) {
+    ::close(out_pipe[1]);
+  }
+  if (cap_err) {
+    ::close(err_pipe[1]);
+  }
+  if (options.stdin_data) {
+    ::close(in_pipe[0]);
+  }
+
+  ProcessResult result;
+  std::string_view pending_in = options.stdin_data ? std::string_view(*options.stdin_data) : "";
+  int in_fd = options.stdin_data ? in_pipe[1] : -1;
+  if (in_fd >= 0 && pending_in.empty()) {
+    ::close(in_fd);
+    in_fd = -1;
+  }
+  int out_fd = cap_out ? out_pipe[0] : -1;
+  int err_fd = cap_err ? err_pipe[0] : -1;
+  char buf[1 << 15];
+  while (out_fd >= 0 || err_fd >= 0 || in_fd >= 0) {
+    pollfd fds[3];
+    int n = 0;
+    if (out_fd >= 0) {
+      fds[n++] = {out_fd, POLLIN, 0};
+    }
+    if (err_fd >= 0) {
+      fds[n++] = {err_fd, POLLIN, 0};
+    }
+    if (in_fd >= 0) {
+      fds[n++] = {in_fd, POLLOUT, 0};
+    }
+    if (::poll(fds, static_cast<nfds_t>(n), -1) < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      break;
+    }
+    for (int i = 0; i < n; ++i) {
+      if (fds[i].revents == 0) {
+        continue;
+      }
+      if (fds[i].fd == in_fd) {
+        const ssize_t w = ::write(in_fd, pending_in.data(), pending_in.size());
+        if (w > 0) {
+          pending_in.remove_prefix(static_cast<std::size_t>(w));
+        }
+        if (w < 0 || pending_in.empty()) {
+          ::close(in_fd);
+          in_fd = -1;
+        }
+        continue;
+      }
+      const ssize_t r = ::read(fds[i].fd, buf, sizeof buf);
+      if (r <= 0) {
+        if (r < 0 && errno == EINTR) {
+          continue;
+        }
+        ::close(fds[i].fd);
+        (fds[i].fd == out_fd ? out_fd : err_fd) = -1;
+        continue;
+      }
+      const std::string_view chunk(buf, static_cast<std::size_t>(r));
+      (fds[i].fd == out_fd ? result.out : result.err).append(chunk);
+      if (options.on_output) {
+        options.on_output(chunk);
+      }
+    }
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      return env_error(std::string("waitpid: ") + std::strerror(errno));
+    }
+  }
+  if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.exit_code = 128 + WTERMSIG(status);
+  }
+  return result;
+}
+
+} // namespace envlock::util

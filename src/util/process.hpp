@@ -1,0 +1,48 @@
+// Running other programs (git, buildah, mksquashfs, sbatch, ...) without a shell: argv in,
+// exit status and captured output back.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace envlock::util {
+
+enum class Capture { both, none, stderr_only };
+
+struct ProcessOptions {
+  std::optional<std::filesystem::path> cwd;
+  // Variables set (or overridden) in the child's environment.
+  std::map<std::string, std::string> env;
+  // When set, the child's environment is exactly `env` (plus PATH from ours if `env` lacks it).
+  bool clean_env = false;
+  Capture capture = Capture::both;
+  std::optional<std::string> stdin_data;
+  // Called with each chunk of stdout/stderr as it arrives (e.g. to stream a build log).
+  std::function<void(std::string_view)> on_output;
+  // Umask for the child; unchanged when empty.
+  std::optional<unsigned> umask;
+};
+
+struct ProcessResult {
+  int exit_code = 0; // exit status, or 128 + signal number
+  std::string out;   // captured stdout
+  std::string err;   // captured stderr
+};
+
+// Runs argv[0] (searched in PATH) with the given arguments and waits for it. Fails with an
+// environment error only when the program cannot be started ("PROGRAM: not found" and the like);
+// a non-zero exit is a value in ProcessResult.
+Result<ProcessResult> run_process(const std::vector<std::string>& argv,
+                                  const ProcessOptions& options = {});
+
+// The full path of `program` in PATH, or nothing.
+std::optional<std::filesystem::path> find_program(std::string_view program);
+
+} // namespace envlock::util

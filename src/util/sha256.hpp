@@ -1,0 +1,51 @@
+// SHA-256 behind one interface. The full tool links the OpenSSL back end
+// (sha256_openssl.cpp); the verifier links a portable one (sha256_portable.cpp) so that it needs
+// nothing but glibc at run time.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace envlock::util {
+
+using Sha256Bytes = std::array<std::uint8_t, 32>;
+
+// Incremental hashing: update() any number of times, then finish() once.
+class Sha256 {
+public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  Sha256(Sha256&&) noexcept;
+  Sha256& operator=(Sha256&&) noexcept;
+
+  void update(const void* data, std::size_t size);
+  void update(std::string_view data) { update(data.data(), data.size()); }
+  Sha256Bytes finish();
+  // finish() as 64 lowercase hex digits.
+  std::string finish_hex();
+
+private:
+  struct State;
+  std::unique_ptr<State> m_state;
+};
+
+// Lowercase hex of bytes.
+std::string to_hex(const std::uint8_t* data, std::size_t size);
+
+// The sha256 of `data` as 64 lowercase hex digits.
+std::string sha256_hex(std::string_view data);
+
+// The sha256 of a file's contents as 64 lowercase hex digits, streamed; an input error names the
+// path when it cannot be read.
+Result<std::string> sha256_file_hex(const std::filesystem::path& path);
+
+} // namespace envlock::util

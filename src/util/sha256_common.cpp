@@ -1,0 +1,59 @@
+#include "util/sha256.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace envlock::util {
+
+std::string to_hex(const std::uint8_t* data, std::size_t size) {
+  static constexpr char k_digits[] = "0123456789abcdef";
+  std::string out(size * 2, '0');
+  for (std::size_t i = 0; i < size; ++i) {
+    out[2 * i] = k_digits[data[i] >> 4];
+    out[2 * i + 1] = k_digits[data[i] & 0xf];
+  }
+  return out;
+}
+
+std::string Sha256::finish_hex() {
+  const Sha256Bytes d = finish();
+  return to_hex(d.data(), d.size());
+}
+
+std::string sha256_hex(std::string_view data) {
+  Sha256 h;
+  h.update(data);
+  return h.finish_hex();
+}
+
+Result<std::string> sha256_file_hex(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return input_error(path.string() + ": " + std::strerror(errno));
+  }
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  Sha256 h;
+  std::vector<char> buf(std::size_t{1} << 20);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      const int err = errno;
+      ::close(fd);
+      return input_error(path.string() + ": " + std::strerror(err));
+    }
+    if (n == 0) {
+      break;
+    }
+    h.update(buf.data(), static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return h.finish_hex();
+}
+
+} // namespace envlock::util

@@ -1,0 +1,29 @@
+// Small string helpers that know nothing about envlock's types.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace envlock::util {
+
+// Splits on every `sep`; empty fields are kept.
+std::vector<std::string> split(std::string_view text, char sep);
+// Removes ASCII white space at both ends.
+std::string_view trim(std::string_view text);
+std::string to_lower(std::string_view text);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// Replaces every occurrence of `from` by `to`.
+std::string replace_all(std::string text, std::string_view from, std::string_view to);
+bool is_hex(std::string_view text);
+
+// Levenshtein distance.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// The candidate closest to `word` when it is close enough to be a likely typo, for
+// "did you mean 'X'?" messages.
+std::optional<std::string> closest_match(std::string_view word,
+                                         const std::vector<std::string>& candidates);
+
+} // namespace envlock::util

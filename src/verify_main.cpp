@@ -1,0 +1,6 @@
+// envlock-verify: the node-side verifier. Needs nothing but glibc at run time.
+#include "verify/verify_cli.hpp"
+
+int main(int argc, char** argv) {
+  return envlock::verify::verify_main(argc, argv);
+}

@@ -1,0 +1,93 @@
+#include "../testutil.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/process.hpp"
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace envlock;
+
+TEST_SUITE_BEGIN("util");
+
+TEST_CASE("util::sha256_hex") {
+  CHECK(util::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(util::sha256_hex("abc") ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  // Incremental updates across block boundaries give the same digest.
+  std::string big(1000, 'x');
+  util::Sha256 h;
+  for (char c : big) {
+    h.update(&c, 1);
+  }
+  CHECK(h.finish_hex() == util::sha256_hex(big));
+}
+
+TEST_CASE("util::write_file_atomic") {
+  util::TempDir dir;
+  const auto p = dir.path() / "out.json";
+  REQUIRE(util::write_file_atomic(p, "one"));
+  CHECK(*util::read_file(p) == "one");
+  REQUIRE(util::write_file_atomic(p, "two"));
+  CHECK(*util::read_file(p) == "two");
+  // No temporary file is left behind.
+  int n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    ++n;
+  }
+  CHECK(n == 1);
+  const auto missing = util::write_file_atomic(dir.path() / "no" / "such" / "dir", "x");
+  CHECK_FALSE(missing);
+  CHECK(missing.error().code == ExitCode::environment);
+}
+
+TEST_CASE("util::AtomicFile without commit leaves nothing") {
+  util::TempDir dir;
+  const auto p = dir.path() / "partial";
+  {
+    auto f = util::AtomicFile::open(p);
+    REQUIRE(f);
+    REQUIRE(f->write("half"));
+  }
+  CHECK_FALSE(std::filesystem::exists(p));
+  CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+TEST_CASE("util::read_file errors") {
+  const auto r = util::read_file("/nonexistent/envlock");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message == "/nonexistent/envlock: No such file or directory");
+  CHECK(r.error().code == ExitCode::usage);
+}
+
+TEST_CASE("util::closest_match") {
+  const std::vector<std::string> keys = {"image", "base", "sources", "python"};
+  CHECK(util::closest_match("imgae", keys) == std::optional<std::string>("image"));
+  CHECK(util::closest_match("pyhton", keys) == std::optional<std::string>("python"));
+  CHECK_FALSE(util::closest_match("zzzzzz", keys).has_value());
+}
+
+TEST_CASE("util::run_process") {
+  const auto r = util::run_process({"sh", "-c", "echo out; echo err >&2; exit 3"});
+  REQUIRE(r);
+  CHECK(r->exit_code == 3);
+  CHECK(r->out == "out\n");
+  CHECK(r->err == "err\n");
+  const auto missing = util::run_process({"envlock-no-such-program"});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message == "envlock-no-such-program: not found in PATH");
+  util::ProcessOptions o;
+  o.stdin_data = "hello";
+  const auto cat = util::run_process({"cat"}, o);
+  REQUIRE(cat);
+  CHECK(cat->out == "hello");
+}
+
+TEST_CASE("util::parse_json reports line and column") {
+  const auto r = util::parse_json("{\n  \"a\": 1,\n  oops\n}", "x.json");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message.rfind("x.json:3:", 0) == 0);
+}
+
+TEST_SUITE_END();
