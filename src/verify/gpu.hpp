@@ -1,0 +1,28 @@
+// The GPU checks (seed checks 1-3 on the device side): GPU inventory through the CUDA driver API,
+// the embedded smoke kernels (known answer + bandwidth), a BF16 GEMM through the image's
+// cuBLASLt, and the NCCL all-reduce (known answer + size sweep). Everything is loaded with
+// dlopen; nothing here links against CUDA.
+#pragma once
+
+#include "lock/lock.hpp"
+#include "verify/check.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace envlock::verify {
+
+struct GpuOptions {
+  bool no_gpu = false;               // skip every GPU check, with that reason
+  std::vector<int> devices;          // empty: all visible devices
+  std::uint64_t sweep_min = 1 << 20; // all-reduce sweep, bytes
+  std::uint64_t sweep_max = std::uint64_t{1} << 30;
+  bool quick = false;                // smaller sizes, for tests
+};
+
+// Runs the GPU checks against the lock's expectations. Never throws; a missing driver is a failed
+// check with the reason (or a skip when options.no_gpu).
+std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions& options);
+
+} // namespace envlock::verify
