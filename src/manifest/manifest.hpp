@@ -80,17 +80,32 @@ struct Manifest {
   Build build;
   Expect expect;
   Enroot enroot;
-  // Top-level sections owned by later features (e.g. build.recipe), as parsed.
+  // Keys owned by later features, as parsed, by section: {"build": {"recipe": ..., "context":
+  // [...]}}; absent sections are left out.
   nlohmann::json extra = nlohmann::json::object();
 };
 
-// Parses manifest text. `filename` is used in error messages only; `dir` resolves relative paths.
+// Parses manifest text. `filename` names the text in error messages ("FILE:LINE:COL: ...") and
+// its folder becomes Manifest::dir. Fails with one input error (exit 2), the first fault found:
+// YAML syntax, an empty or non-mapping document, more than 1 MiB, nesting deeper than 32, a
+// duplicate or unknown key, a missing required key, a wrong type or a malformed value.
 Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& filename);
 
-// Reads and parses a manifest file.
+// Reads and parses a manifest file; Manifest::dir is its absolute folder. Fails like
+// parse_manifest, or with an input error naming the path when the file cannot be read.
 Result<Manifest> load_manifest(const std::filesystem::path& path);
 
-// The manifest as parsed, as JSON (for provenance's externalParameters).
+// The manifest as parsed, as JSON with the manifest's own key names and every default filled
+// in (for provenance's externalParameters). Parsing this JSON again gives the same manifest.
 nlohmann::json to_json(const Manifest& manifest);
+
+// `path` (python.project, a local sources.*.git) resolved against the manifest's folder;
+// absolute paths are returned as they are. Lexical only: nothing is read.
+std::filesystem::path resolve_path(const Manifest& manifest, const std::string& path);
+
+// The resolved folder of a git source given as a local path, or nothing when it is a URL
+// (scheme://... or scp-like user@host:path).
+std::optional<std::filesystem::path> local_git_path(const Manifest& manifest,
+                                                    const GitSource& source);
 
 } // namespace envlock::manifest

@@ -39,8 +39,8 @@ inline Error check_failed(std::string message) {
 
 template <typename T> class [[nodiscard]] Result {
 public:
-  Result(T value)
-      : m_v(std::in_place_index<0>, std::move(value)) {} // NOLINT(google-explicit-constructor)
+  Result(T result_value) // NOLINT(google-explicit-constructor)
+      : m_v(std::in_place_index<0>, std::move(result_value)) {}
   Result(Error error)
       : m_v(std::in_place_index<1>, std::move(error)) {} // NOLINT(google-explicit-constructor)
 

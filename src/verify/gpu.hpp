@@ -8,6 +8,7 @@
 #include "verify/check.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct GpuOptions {
   std::uint64_t sweep_min = 1 << 20; // all-reduce sweep, bytes
   std::uint64_t sweep_max = std::uint64_t{1} << 30;
   bool quick = false;                // smaller sizes, for tests
+  // site-packages folders whose nvidia/*/lib and torch/lib hold the NCCL and cuBLASLt PyTorch
+  // loads (verify-core passes its --site-packages / found environments); empty: the defaults of
+  // python_library_dirs (VIRTUAL_ENV, UV_PROJECT_ENVIRONMENT, /opt/venv, python3 on PATH).
+  std::vector<std::filesystem::path> site_packages;
 };
 
 // Runs the GPU checks against the lock's expectations. Never throws; a missing driver is a failed

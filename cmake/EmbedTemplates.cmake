@@ -1,0 +1,17 @@
+# Writes every DIR/*.mustache into OUTPUT as C++ raw string literals
+# (envlock::report::generated::k_templates), so the executable needs no template files at run time.
+file(GLOB files ${DIR}/*.mustache)
+list(SORT files)
+set(body "")
+set(count 0)
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} content)
+  string(APPEND body "    {\"${name}\", R\"envlock_tpl(${content})envlock_tpl\"},\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+if(count EQUAL 0)
+  set(body "    {\"\", \"\"},\n")
+endif()
+file(WRITE ${OUTPUT}.tmp "// Generated from templates/*.mustache; do not edit.\n#include <cstddef>\n#include <string_view>\n#include <utility>\nnamespace envlock::report::generated {\nextern const std::pair<std::string_view, std::string_view> k_templates[];\nextern const std::size_t k_template_count;\nconst std::pair<std::string_view, std::string_view> k_templates[] = {\n${body}};\nconst std::size_t k_template_count = ${count};\n}\n")
+file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,50 @@
+// `envlock render`: the Dockerfile of a lock. The lock and a Mustache template (by default
+// templates/Dockerfile.mustache) go in; the Dockerfile text comes out, the same bytes every time
+// for the same lock and template. docs/manual/render.md describes the options, the template
+// search order, every template name and the build-context layout the Dockerfile expects.
+#pragma once
+
+#include "build/template_context.hpp"
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace envlock::build {
+
+// The name of the default template, in templates/ and built into the executable.
+inline constexpr const char* k_dockerfile_template = "Dockerfile.mustache";
+
+struct RenderRequest {
+  std::filesystem::path lock_path = "envlock.lock.json";
+  std::optional<std::filesystem::path> template_path; // empty: the default template
+  Verifier verifier = Verifier::omit;
+};
+
+// A template's text and the name its errors carry.
+struct Template {
+  std::string origin;
+  std::string text;
+};
+
+// The default Dockerfile template, searched in this order: <dir of the executable>/../share/
+// envlock/templates/, then templates/ of the source tree envlock was built from, then the copy
+// built into the executable. Fails (exit 3) only when none of them holds it.
+Result<Template> default_template();
+
+// Reads the template file `path` (exit 2 when it cannot be read).
+Result<Template> read_template(const std::filesystem::path& path);
+
+// Renders `tmpl` with the context of `lock` (template_context.hpp). `origin` names the lock in
+// errors. Fails (exit 2) on a lock that pins too little and on a template that does not parse
+// or uses a name the context lacks.
+Result<std::string> render_dockerfile(const lock::Lock& lock, const std::string& origin,
+                                      const Template& tmpl, Verifier verifier);
+
+// Reads the lock and the template named by `request` and renders. Fails (exit 2) with
+// "LOCK: no such file; run 'envlock lock' to create it", with the lock's parse or validation
+// error, or like read_template and render_dockerfile; (exit 3) like default_template.
+Result<std::string> render_file(const RenderRequest& request);
+
+} // namespace envlock::build

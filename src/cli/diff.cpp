@@ -1,0 +1,84 @@
+// envlock diff [OLD [NEW]]: what changed between two locks, in ML terms (docs/manual/diff.md).
+#include "cli/command.hpp"
+#include "report/commit_log.hpp"
+#include "report/diff_render.hpp"
+#include "report/lock_source.hpp"
+
+#include <iostream>
+#include <unistd.h>
+
+namespace envlock::cli {
+
+namespace {
+
+struct DiffOptions {
+  std::vector<std::string> revisions;
+  std::string lock_path = "envlock.lock.json";
+  std::string format; // "", text, markdown, json
+  bool json = false;
+  std::string megatron_repo;
+};
+
+Result<ExitCode> run_diff(const DiffOptions& o) {
+  if (o.revisions.size() > 2) {
+    return input_error("diff takes at most two locks or revisions (OLD NEW)");
+  }
+  report::LoadedLock old_lock;
+  report::LoadedLock new_lock;
+  if (o.revisions.empty()) {
+    ENVLOCK_TRY_ASSIGN(old_lock, report::load_lock_arg("HEAD", o.lock_path));
+  } else {
+    ENVLOCK_TRY_ASSIGN(old_lock, report::load_lock_arg(o.revisions[0], o.lock_path));
+  }
+  if (o.revisions.size() == 2) {
+    ENVLOCK_TRY_ASSIGN(new_lock, report::load_lock_arg(o.revisions[1], o.lock_path));
+  } else {
+    ENVLOCK_TRY_ASSIGN(new_lock, report::load_lock_file(o.lock_path));
+  }
+  report::LockDiff diff = report::diff_locks(old_lock.lock, new_lock.lock);
+  diff.old_label = old_lock.label;
+  diff.new_label = new_lock.label;
+  report::add_commit_logs(diff, old_lock.lock, new_lock.lock, o.megatron_repo);
+
+  report::DiffFormat format = isatty(STDOUT_FILENO) != 0 ? report::DiffFormat::text
+                                                         : report::DiffFormat::markdown;
+  if (o.json || o.format == "json") {
+    format = report::DiffFormat::json;
+  } else if (o.format == "markdown") {
+    format = report::DiffFormat::markdown;
+  } else if (o.format == "text") {
+    format = report::DiffFormat::text;
+  }
+  ENVLOCK_TRY_ASSIGN(const std::string text, report::render_diff(diff, format));
+  std::cout << text;
+  std::cout.flush();
+  if (!std::cout) {
+    return env_error("cannot write the diff to standard output");
+  }
+  return diff.empty() ? ExitCode::ok : ExitCode::failed;
+}
+
+const RegisterCommand k_register{{
+    "diff",
+    "Show what changed between two locks (files or git revisions), in ML terms",
+    [](CLI::App& app) -> Runner {
+      auto o = std::make_shared<DiffOptions>();
+      app.add_option("locks", o->revisions,
+                     "OLD and NEW: lock files or git revisions (REV or REV:PATH); default: HEAD "
+                     "and the working lock");
+      app.add_option("--lock", o->lock_path,
+                     "The working lock, and the path a bare revision reads (default: "
+                     "envlock.lock.json)");
+      app.add_option("--format", o->format,
+                     "text, markdown or json (default: text on a terminal, markdown otherwise)")
+          ->check(CLI::IsMember({"text", "markdown", "json"}));
+      app.add_flag("--json", o->json, "Same as --format json");
+      app.add_option("--megatron-repo", o->megatron_repo,
+                     "A local clone of Megatron-LM, to list the commits between the two pins");
+      return [o] { return run_diff(*o); };
+    },
+}};
+
+} // namespace
+
+} // namespace envlock::cli

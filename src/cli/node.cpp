@@ -1,0 +1,98 @@
+// envlock node [--json] [--check --lock FILE]: the facts of this host, and whether they meet the
+// lock's expect.host (docs/manual/node.md).
+#include "cli/command.hpp"
+#include "lock/lock.hpp"
+#include "node/facts.hpp"
+#include "node/host_check.hpp"
+#include "util/json.hpp"
+#include "verify/report.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace envlock::cli {
+
+namespace {
+
+struct NodeOptions {
+  bool json = false;
+  bool check = false;
+  std::string lock_path = "envlock.lock.json";
+};
+
+std::string facts_text(const nlohmann::json& facts) {
+  std::ostringstream out;
+  out << "Host facts\n";
+  for (const auto& [key, fact] : facts["facts"].items()) {
+    out << "  " << std::left << std::setw(18) << key << " ";
+    if (fact["value"].is_string()) {
+      out << fact["value"].get<std::string>() << "  (" << fact.value("source", "") << ")\n";
+    } else {
+      out << "missing: " << fact.value("missing", "") << "\n";
+    }
+  }
+  out << "GPUs\n";
+  if (facts["gpus"].empty()) {
+    out << "  none\n";
+  }
+  for (const auto& gpu : facts["gpus"]) {
+    out << "  " << gpu.value("index", 0) << "  " << gpu.value("name", nlohmann::json("?")).dump()
+        << "  " << gpu.value("uuid", nlohmann::json("?")).dump() << "  vbios "
+        << gpu.value("vbios", nlohmann::json("?")).dump() << "  health "
+        << gpu.value("health", "") << "\n";
+  }
+  return out.str();
+}
+
+Result<ExitCode> run_node(const NodeOptions& o) {
+  nlohmann::json facts = node::collect_host_facts();
+  std::vector<verify::CheckResult> checks;
+  if (o.check) {
+    ENVLOCK_TRY_ASSIGN(const lock::Lock l, lock::read_lock(o.lock_path));
+    if (!l.expect.host.is_object() || l.expect.host.empty()) {
+      return input_error(o.lock_path + ": expect.host: empty; nothing to check");
+    }
+    checks = node::check_host(facts, l.expect.host);
+  }
+  verify::Report report;
+  report.tool_version = ENVLOCK_VERSION;
+  report.mode = "live";
+  report.checks = checks;
+  if (o.json) {
+    if (o.check) {
+      const nlohmann::json r = verify::report_to_json(report);
+      facts["checks"] = r["checks"];
+      facts["outcome"] = r["outcome"];
+      facts["summary"] = r["summary"];
+    }
+    std::cout << util::canonical_json(facts);
+  } else {
+    std::cout << facts_text(facts);
+    if (o.check) {
+      std::cout << "\nexpect.host of " << o.lock_path << "\n"
+                << verify::report_to_table(report, verify::Colour::off);
+    }
+  }
+  std::cout.flush();
+  if (!std::cout) {
+    return env_error("cannot write to standard output");
+  }
+  return verify::summarize(checks).failed > 0 ? ExitCode::failed : ExitCode::ok;
+}
+
+const RegisterCommand k_register{{
+    "node",
+    "Show this host's hardware, firmware, OS, driver, GPU and tool versions; --check them",
+    [](CLI::App& app) -> Runner {
+      auto o = std::make_shared<NodeOptions>();
+      app.add_flag("--json", o->json, "Print the facts as JSON (docs/formats/node-facts.md)");
+      app.add_flag("--check", o->check, "Compare the facts with the lock's expect.host");
+      app.add_option("--lock", o->lock_path, "The lock for --check (default: envlock.lock.json)");
+      return [o] { return run_node(*o); };
+    },
+}};
+
+} // namespace
+
+} // namespace envlock::cli

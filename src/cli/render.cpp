@@ -1,0 +1,56 @@
+// `envlock render`: writes the Dockerfile of the lock (docs/manual/render.md).
+#include "build/render.hpp"
+#include "cli/command.hpp"
+#include "util/fs.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace envlock::cli {
+
+namespace {
+
+struct RenderOptions {
+  std::string lock = "envlock.lock.json";
+  std::string output;        // empty: standard output
+  std::string template_path; // empty: the default template
+  bool with_verifier = false;
+};
+
+Result<ExitCode> run_render(const RenderOptions& options) {
+  build::RenderRequest request;
+  request.lock_path = options.lock;
+  if (!options.template_path.empty()) {
+    request.template_path = options.template_path;
+  }
+  request.verifier = options.with_verifier ? build::Verifier::include : build::Verifier::omit;
+  ENVLOCK_TRY_ASSIGN(const std::string dockerfile, build::render_file(request));
+  if (options.output.empty()) {
+    std::cout << dockerfile << std::flush;
+    if (!std::cout) {
+      return env_error("cannot write the Dockerfile to standard output");
+    }
+    return ExitCode::ok;
+  }
+  ENVLOCK_TRY(util::write_file_atomic(options.output, dockerfile));
+  return ExitCode::ok;
+}
+
+Runner setup(CLI::App& app) {
+  auto options = std::make_shared<RenderOptions>();
+  app.add_option("--lock", options->lock, "The lock to render (default: envlock.lock.json)");
+  app.add_option("-o,--output", options->output,
+                 "Write the Dockerfile to this file (atomically) instead of standard output");
+  app.add_option("--template", options->template_path,
+                 "A Mustache template to render instead of templates/Dockerfile.mustache");
+  app.add_flag("--with-verifier", options->with_verifier,
+               "Also copy envlock-verify and the lock into the image (from the build context)");
+  return [options] { return run_render(*options); };
+}
+
+const RegisterCommand k_register{
+    {"render", "Write the Dockerfile of the lock, every reference pinned", setup}};
+
+} // namespace
+
+} // namespace envlock::cli

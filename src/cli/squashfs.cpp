@@ -1,0 +1,236 @@
+// envlock squashfs: the Enroot image of a pinned image, its checksum and its tree digest
+// (docs/manual/squashfs.md). Subcommands: `digest` (tree digest of a folder or .sqsh) and
+// `verify` (offline check of a .sqsh against squashfs-result.json or the lock).
+#include "cli/command.hpp"
+#include "cli/registry_options.hpp"
+#include "lock/lock.hpp"
+#include "oci/image_ref.hpp"
+#include "squashfs/enroot_import.hpp"
+#include "squashfs/pipeline.hpp"
+#include "squashfs/registry_source.hpp"
+#include "squashfs/sqsh_verify.hpp"
+#include "squashfs/tree_digest.hpp"
+#include "util/fs.hpp"
+
+#include <iostream>
+#include <memory>
+#include <optional>
+
+namespace envlock::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace sq = envlock::squashfs;
+
+struct SquashArgs {
+  std::string lock;
+  std::string image;
+  std::string oci_layout;
+  std::string platform;
+  std::string output;
+  std::string result;
+  std::string squash_options;
+  std::optional<std::int64_t> source_date_epoch;
+  bool enroot = false;
+  oci::RegistryOptions registry;
+};
+
+// Settings and image from --lock, the options, or Enroot's defaults.
+Status settle(SquashArgs& args, sq::SquashSettings& settings) {
+  if (!args.lock.empty()) {
+    ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(args.lock));
+    settings.squash_options = lock.enroot.squash_options;
+    settings.source_date_epoch = lock.enroot.source_date_epoch;
+    if (args.platform.empty()) {
+      args.platform = lock.base_image.platform;
+    }
+    if (args.image.empty() && args.oci_layout.empty()) {
+      args.image = lock.base_image.name + "@" + lock.base_image.platform_digest;
+      std::cerr << "envlock: no --image given; squashing the lock's base image " << args.image
+                << "\n";
+    }
+  } else if (!args.source_date_epoch) {
+    return input_error("--source-date-epoch is required without --lock (Enroot's output is only "
+                       "reproducible with SOURCE_DATE_EPOCH)");
+  }
+  if (args.source_date_epoch) {
+    settings.source_date_epoch = *args.source_date_epoch;
+  }
+  if (!args.squash_options.empty()) {
+    settings.squash_options = args.squash_options;
+  }
+  if (settings.squash_options.empty()) {
+    settings.squash_options = sq::k_enroot_squash_options;
+  }
+  if (args.platform.empty()) {
+    args.platform = "linux/amd64";
+  }
+  if (args.output.empty()) {
+    return input_error("-o IMAGE.sqsh is required");
+  }
+  if (args.image.empty() && args.oci_layout.empty()) {
+    return input_error("--image REF@DIGEST is required unless --lock or --oci-layout is given");
+  }
+  return {};
+}
+
+Result<ExitCode> run_with_enroot(const SquashArgs& args, const sq::SquashSettings& settings,
+                                 const fs::path& result_path) {
+  if (!args.oci_layout.empty()) {
+    return input_error("--enroot imports from a registry; it cannot read --oci-layout");
+  }
+  ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(args.image));
+  const util::TempDir scratch("envlock-enroot");
+  const auto command = sq::enroot_import_command(image, sq::enroot_arch(args.platform),
+                                                 args.output, scratch.path(), settings);
+  ENVLOCK_TRY(sq::run_enroot_import(command));
+  sq::SquashResult r;
+  ENVLOCK_TRY(sq::describe_sqsh(args.output, r));
+  ENVLOCK_TRY_ASSIGN(r.tree_digest, sq::tree_digest_of(args.output));
+  r.image_reference = image.to_string();
+  r.manifest_digest = image.digest;
+  r.platform = args.platform;
+  r.producer = "enroot";
+  r.squash_options = settings.squash_options;
+  r.source_date_epoch = settings.source_date_epoch;
+  r.mksquashfs_arguments = sq::mksquashfs_arguments(settings);
+  ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, sq::mksquashfs_version());
+  ENVLOCK_TRY(sq::write_result(result_path, r));
+  std::cout << "wrote " << args.output << " (sha256 " << r.sha256 << ", " << r.size
+            << " bytes) with enroot\n";
+  return ExitCode::ok;
+}
+
+Result<ExitCode> run_squashfs(SquashArgs args) {
+  sq::SquashSettings settings;
+  ENVLOCK_TRY(settle(args, settings));
+  const fs::path output = args.output;
+  const fs::path result_path = args.result.empty()
+                                   ? output.parent_path() / "squashfs-result.json"
+                                   : fs::path(args.result);
+  if (args.enroot) {
+    return run_with_enroot(args, settings, result_path);
+  }
+  std::unique_ptr<sq::BlobSource> source;
+  std::string reference;
+  if (!args.oci_layout.empty()) {
+    source = sq::make_layout_source(args.oci_layout, args.image);
+    reference = "oci:" + fs::path(args.oci_layout).filename().string() +
+                (args.image.empty() ? "" : ":" + args.image);
+  } else {
+    ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(args.image));
+    if (image.digest.empty()) {
+      return input_error("--image '" + args.image +
+                         "' has no digest; give REF@sha256:... so the image is pinned");
+    }
+    reference = image.to_string();
+    source = sq::make_registry_source(image, args.registry);
+  }
+  sq::SquashJob job;
+  job.source = source.get();
+  job.image_reference = reference;
+  job.platform = args.platform;
+  job.settings = settings;
+  job.output = output;
+  job.result_path = result_path;
+  job.progress = sq::progress_mode_for_stderr();
+  ENVLOCK_TRY_ASSIGN(const sq::SquashOutcome outcome, sq::squash_image(job));
+  for (const auto& warning : outcome.warnings) {
+    std::cerr << "envlock: warning: " << warning << "\n";
+  }
+  const auto& r = outcome.result;
+  std::cout << "wrote " << output.string() << " (sha256 " << r.sha256 << ", " << r.size
+            << " bytes)\n"
+            << "tree digest: " << r.tree_digest << "\n"
+            << "result: " << result_path.string() << "\n";
+  return ExitCode::ok;
+}
+
+struct VerifyArgs {
+  std::string image;
+  std::string result;
+  std::string lock;
+  bool tree = false;
+};
+
+Result<ExitCode> run_verify(const VerifyArgs& args) {
+  if (args.result.empty() == args.lock.empty()) {
+    return input_error("give exactly one of --result FILE and --lock FILE");
+  }
+  sq::VerifyRequest request;
+  request.image = args.image;
+  request.tree = args.tree ? sq::TreeCheck::compute : sq::TreeCheck::skip;
+  if (!args.result.empty()) {
+    ENVLOCK_TRY_ASSIGN(request.expected, sq::read_result(args.result));
+  } else {
+    ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(args.lock));
+    request.enroot = lock.enroot;
+    if (request.enroot->squash_options.empty()) {
+      request.enroot->squash_options = sq::k_enroot_squash_options;
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const sq::VerifyReport report, sq::verify_sqsh(request));
+  std::cout << sq::render_verify_report(request, report);
+  if (!report.mismatches.empty()) {
+    return check_failed(args.image + ": " + report.mismatches.front() +
+                        (report.mismatches.size() > 1
+                             ? " (and " + std::to_string(report.mismatches.size() - 1) + " more)"
+                             : ""));
+  }
+  return ExitCode::ok;
+}
+
+Result<ExitCode> run_digest(const std::string& path) {
+  ENVLOCK_TRY_ASSIGN(const std::string digest, sq::tree_digest_of(path));
+  std::cout << digest << "\n";
+  return ExitCode::ok;
+}
+
+const RegisterCommand k_register{{
+    "squashfs",
+    "Make the Enroot .sqsh of a pinned image, with its checksum and tree digest",
+    [](CLI::App& app) -> Runner {
+      auto args = std::make_shared<SquashArgs>();
+      app.add_option("--lock", args->lock, "Lock file: Enroot options and the default image");
+      app.add_option("--image", args->image,
+                     "Image to squash, REF@DIGEST (with --oci-layout: its tag or digest)");
+      app.add_option("--oci-layout", args->oci_layout, "Read the image from an OCI layout folder");
+      app.add_option("--platform", args->platform, "OS/ARCH[/VARIANT] (default: the lock's, "
+                                                   "else linux/amd64)");
+      app.add_option("-o,--output", args->output, "The .sqsh to write");
+      app.add_option("--result", args->result,
+                     "Where to write squashfs-result.json (default: beside the .sqsh)");
+      app.add_option("--squash-options", args->squash_options,
+                     "mksquashfs options (default: the lock's, else Enroot's '-comp lzo -noD "
+                     "-exit-on-error')");
+      app.add_option("--source-date-epoch", args->source_date_epoch,
+                     "Timestamp of every inode and of the image (required without --lock)");
+      app.add_flag("--enroot", args->enroot, "Run the installed `enroot import` instead");
+      add_registry_options(app, args->registry);
+
+      auto digest_path = std::make_shared<std::string>();
+      CLI::App* digest = app.add_subcommand("digest", "Print the tree digest of a folder or .sqsh");
+      digest->add_option("path", *digest_path, "Folder or .sqsh")->required();
+
+      CLI::App* verify = app.add_subcommand("verify", "Check a .sqsh offline");
+      auto verify_args = std::make_shared<VerifyArgs>();
+      verify->add_option("image", verify_args->image, "The .sqsh")->required();
+      verify->add_option("--result", verify_args->result, "squashfs-result.json to compare with");
+      verify->add_option("--lock", verify_args->lock, "Lock whose Enroot settings to compare with");
+      verify->add_flag("--tree", verify_args->tree, "Also recompute the tree digest");
+      return [args, digest, digest_path, verify, verify_args]() -> Result<ExitCode> {
+        if (digest->parsed()) {
+          return run_digest(*digest_path);
+        }
+        if (verify->parsed()) {
+          return run_verify(*verify_args);
+        }
+        return run_squashfs(*args);
+      };
+    },
+}};
+
+} // namespace
+
+} // namespace envlock::cli

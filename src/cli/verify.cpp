@@ -1,0 +1,23 @@
+// `envlock verify`: the node checks of envlock-verify, from the main tool.
+#include "cli/command.hpp"
+#include "verify/verify_cli.hpp"
+
+#include <memory>
+
+namespace envlock::cli {
+
+namespace {
+
+const RegisterCommand k_register{{
+    "verify",
+    "check this node or container (or an unpacked image, --root) against a lock",
+    [](CLI::App& app) -> Runner {
+      auto options = std::make_shared<verify::VerifyOptions>();
+      verify::add_verify_options(app, *options);
+      return [options]() -> Result<ExitCode> { return verify::verify(*options); };
+    },
+}};
+
+} // namespace
+
+} // namespace envlock::cli

@@ -1,0 +1,26 @@
+// Drift: how a lock differs from its manifest and from the files it hashed, field by field, so
+// that each difference can be named ("drift: expect.cuda: lock has "13.3", manifest has "13.4"").
+// Without refresh nothing touches the network; with refresh the base image's tag and every git
+// ref are resolved again and a moved one is reported.
+#pragma once
+
+#include "lock/lock.hpp"
+#include "lock/resolve.hpp"
+#include "manifest/manifest.hpp"
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace envlock::lock {
+
+enum class Refresh { local_only, remote_refs };
+
+// One line per drift, each "drift: FIELD: ...", in the lock's key order (remote drifts last); empty
+// when the lock matches. Fails only when a file or (with refresh) a remote cannot be read.
+Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, const Lock& lock,
+                                            const std::filesystem::path& lock_path,
+                                            Refresh refresh, const ImageResolver& resolve);
+
+} // namespace envlock::lock

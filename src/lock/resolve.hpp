@@ -1,0 +1,46 @@
+// Locking: a Manifest becomes a Lock in which every floating name is resolved once (the base
+// image's tag to a digest, each git ref to a commit, uv.lock and pyproject.toml to their sha256).
+// Every field is deterministic: no times, no absolute paths (paths are relative to the manifest's
+// folder, the manifest's own path relative to the lock's folder).
+#pragma once
+
+#include "lock/lock.hpp"
+#include "manifest/manifest.hpp"
+#include "oci/image_ref.hpp"
+#include "oci/registry.hpp"
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace envlock::lock {
+
+// Resolves an image reference for a platform: the registry client in the tool.
+using ImageResolver =
+    std::function<Result<oci::Resolved>(const oci::ImageRef& image, std::string_view platform)>;
+
+// The fields that come from the manifest alone, with no file read and no network: everything but
+// the base image's digests, the source commits and uv.lock's parsed table and hashes.
+Lock manifest_fields(const manifest::Manifest& manifest, const std::filesystem::path& lock_path);
+
+// The sha256 of uv.lock and pyproject.toml of the python project, into `python`.
+// Fails with an input error naming the file (relative to the manifest's folder) when unreadable.
+Status hash_python_files(const manifest::Manifest& manifest, Python& python);
+
+// Resolves the base image: its digest, media type and platform manifest. When the manifest gives
+// tag@digest the tag is resolved too, and a disagreement fails (exit 1) with "base.image: the
+// registry says NAME:TAG is sha256:A, the manifest pins sha256:B".
+Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
+                                    const ImageResolver& resolve);
+
+// The whole lock: manifest_fields, hash_python_files, uv.lock parsed, the base image and every
+// source resolved. Errors name the manifest key: "sources.megatron: ref 'x' not found in URL".
+Result<Lock> resolve_lock(const manifest::Manifest& manifest,
+                          const std::filesystem::path& lock_path, const ImageResolver& resolve);
+
+// The path of the python project's file `name` relative to the manifest's folder ("uv.lock").
+std::string project_file(const manifest::Manifest& manifest, std::string_view name);
+
+} // namespace envlock::lock

@@ -1,0 +1,63 @@
+#include "manifest/formats.hpp"
+#include "manifest/sections.hpp"
+
+namespace envlock::manifest {
+
+namespace {
+
+constexpr std::string_view k_recipe_forms =
+    "'template' or a mapping with keys upstream, path and target";
+
+Result<std::map<std::string, std::string>> read_args(const Reader& reader, const Field& field) {
+  ENVLOCK_TRY(reader.mapping(field));
+  std::map<std::string, std::string> args;
+  for (const auto& entry : reader.entries(field)) {
+    const std::string& name = entry.key.Scalar();
+    if (!is_build_arg_name(name)) {
+      return reader.error(Field{entry.path, YAML::Node(), entry.key},
+                          "'" + name + "' is not a build argument name ([A-Za-z_][A-Za-z0-9_]*)");
+    }
+    ENVLOCK_TRY_ASSIGN(args[name], reader.string(entry));
+  }
+  return args;
+}
+
+Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
+  if (field.value.IsScalar()) {
+    ENVLOCK_TRY_ASSIGN(const std::string form, reader.string(field));
+    if (form != "template") {
+      return reader.format_error(field, k_recipe_forms);
+    }
+    return nlohmann::json(form);
+  }
+  if (!field.value.IsMap()) {
+    return reader.type_error(field, k_recipe_forms);
+  }
+  ENVLOCK_TRY(reader.only_keys(field, {"upstream", "path", "target"}));
+  nlohmann::json recipe = nlohmann::json::object();
+  for (const auto& entry : reader.entries(field)) {
+    ENVLOCK_TRY_ASSIGN(recipe[entry.key.Scalar()], reader.non_empty_string(entry));
+  }
+  return recipe;
+}
+
+} // namespace
+
+Result<BuildSection> read_build(const Reader& reader, const Field& field) {
+  ENVLOCK_TRY(reader.mapping(field));
+  ENVLOCK_TRY(reader.only_keys(field, {"args", "recipe", "context"}));
+  BuildSection section;
+  if (const auto args = reader.find(field, "args")) {
+    ENVLOCK_TRY_ASSIGN(section.build.args, read_args(reader, *args));
+  }
+  if (const auto recipe = reader.find(field, "recipe")) {
+    ENVLOCK_TRY_ASSIGN(section.extra["recipe"], read_recipe(reader, *recipe));
+  }
+  if (const auto context = reader.find(field, "context")) {
+    ENVLOCK_TRY_ASSIGN(const auto paths, reader.string_list(*context));
+    section.extra["context"] = paths;
+  }
+  return section;
+}
+
+} // namespace envlock::manifest

@@ -1,0 +1,112 @@
+#include "manifest/formats.hpp"
+#include "manifest/scalar.hpp"
+#include "manifest/sections.hpp"
+
+namespace envlock::manifest {
+
+namespace {
+
+// A string in `format`, or empty (not checked); `describe` names the format for the error.
+Result<std::string> read_version(const Reader& reader, const Field& map, std::string_view key,
+                                 bool (*format)(std::string_view), std::string_view describe) {
+  const auto field = reader.find(map, key);
+  if (!field) {
+    return std::string();
+  }
+  ENVLOCK_TRY_ASSIGN(std::string text, reader.string(*field));
+  if (!text.empty() && !format(text)) {
+    return reader.format_error(*field, describe);
+  }
+  return text;
+}
+
+// A plain integer >= 0.
+Result<std::int64_t> read_count(const Reader& reader, const Field& field) {
+  if (kind_of(field.value) != Kind::integer) {
+    return reader.type_error(field, "a non-negative integer");
+  }
+  ENVLOCK_TRY_ASSIGN(const std::int64_t value, reader.integer(field));
+  if (value < 0) {
+    return reader.format_error(field, "a non-negative integer");
+  }
+  return value;
+}
+
+Result<Gpus> read_gpus(const Reader& reader, const Field& field) {
+  ENVLOCK_TRY(reader.mapping(field));
+  ENVLOCK_TRY(reader.only_keys(field, {"count", "model"}));
+  Gpus gpus;
+  if (const auto count = reader.find(field, "count")) {
+    ENVLOCK_TRY_ASSIGN(gpus.count, read_count(reader, *count));
+  }
+  if (const auto model = reader.find(field, "model")) {
+    ENVLOCK_TRY_ASSIGN(gpus.model, reader.string(*model));
+  }
+  return gpus;
+}
+
+Result<std::map<std::string, double>> read_busbw(const Reader& reader, const Field& field) {
+  ENVLOCK_TRY(reader.mapping(field));
+  std::map<std::string, double> minimums;
+  for (const auto& entry : reader.entries(field)) {
+    ENVLOCK_TRY_ASSIGN(const double value, reader.number(entry));
+    if (value <= 0) {
+      return reader.format_error(entry, "a positive number of GB/s");
+    }
+    minimums[entry.key.Scalar()] = value;
+  }
+  return minimums;
+}
+
+// A mapping kept as JSON for a later feature.
+Result<nlohmann::json> read_json_mapping(const Reader& reader, const Field& map,
+                                         std::string_view key) {
+  const auto field = reader.find(map, key);
+  if (!field) {
+    return nlohmann::json::object();
+  }
+  ENVLOCK_TRY(reader.mapping(*field));
+  return reader.json(*field);
+}
+
+} // namespace
+
+Result<Expect> read_expect(const Reader& reader, const Field& field) {
+  ENVLOCK_TRY(reader.mapping(field));
+  ENVLOCK_TRY(reader.only_keys(field, {"cuda", "nccl", "pytorch", "python", "gpus",
+                                       "nccl_busbw_gbps", "host", "resume"}));
+  Expect expect;
+  ENVLOCK_TRY_ASSIGN(expect.cuda,
+                     read_version(reader, field, "cuda", is_major_minor, "MAJOR.MINOR, e.g. 13.3"));
+  ENVLOCK_TRY_ASSIGN(expect.nccl, read_version(reader, field, "nccl", is_major_minor_patch,
+                                               "MAJOR.MINOR.PATCH, e.g. 2.30.7"));
+  ENVLOCK_TRY_ASSIGN(expect.pytorch,
+                     read_version(reader, field, "pytorch", is_version_prefix,
+                                  "a version starting with MAJOR.MINOR, e.g. 2.13.0a0+8145d630e8"));
+  ENVLOCK_TRY_ASSIGN(expect.python, read_version(reader, field, "python", is_major_minor,
+                                                 "MAJOR.MINOR, e.g. 3.12"));
+  if (const auto gpus = reader.find(field, "gpus")) {
+    ENVLOCK_TRY_ASSIGN(expect.gpus, read_gpus(reader, *gpus));
+  }
+  if (const auto busbw = reader.find(field, "nccl_busbw_gbps")) {
+    ENVLOCK_TRY_ASSIGN(expect.nccl_busbw_gbps, read_busbw(reader, *busbw));
+  }
+  ENVLOCK_TRY_ASSIGN(expect.host, read_json_mapping(reader, field, "host"));
+  ENVLOCK_TRY_ASSIGN(expect.resume, read_json_mapping(reader, field, "resume"));
+  return expect;
+}
+
+Result<Enroot> read_enroot(const Reader& reader, const Field& field) {
+  ENVLOCK_TRY(reader.mapping(field));
+  ENVLOCK_TRY(reader.only_keys(field, {"squash_options", "source_date_epoch"}));
+  Enroot enroot;
+  if (const auto options = reader.find(field, "squash_options")) {
+    ENVLOCK_TRY_ASSIGN(enroot.squash_options, reader.string(*options));
+  }
+  if (const auto epoch = reader.find(field, "source_date_epoch")) {
+    ENVLOCK_TRY_ASSIGN(enroot.source_date_epoch, read_count(reader, *epoch));
+  }
+  return enroot;
+}
+
+} // namespace envlock::manifest

@@ -1,0 +1,36 @@
+// The section readers of schema version 1: each takes the field of one top-level key and returns
+// its typed value or the first error in it.
+#pragma once
+
+#include "manifest/manifest.hpp"
+#include "manifest/reader.hpp"
+#include "util/result.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace envlock::manifest {
+
+// image: {name, tag, repository}
+Result<ImageTarget> read_image(const Reader& reader, const Field& field);
+// base: {image, platform}
+Result<Base> read_base(const Reader& reader, const Field& field);
+// sources: {megatron: {git, ref}}
+Result<std::map<std::string, GitSource>> read_sources(const Reader& reader, const Field& field);
+// python: {project, uv: {version, sha256}, sync_args}
+Result<Python> read_python(const Reader& reader, const Field& field);
+
+// What build: holds: the typed args, and the keys owned by later features as JSON.
+struct BuildSection {
+  Build build;
+  nlohmann::json extra = nlohmann::json::object(); // recipe, context
+};
+// build: {args, recipe, context}
+Result<BuildSection> read_build(const Reader& reader, const Field& field);
+// expect: {cuda, nccl, pytorch, python, gpus, nccl_busbw_gbps, host, resume}
+Result<Expect> read_expect(const Reader& reader, const Field& field);
+// enroot: {squash_options, source_date_epoch}
+Result<Enroot> read_enroot(const Reader& reader, const Field& field);
+
+} // namespace envlock::manifest

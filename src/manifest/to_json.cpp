@@ -1,0 +1,62 @@
+#include "manifest/formats.hpp"
+#include "manifest/manifest.hpp"
+
+namespace envlock::manifest {
+
+nlohmann::json to_json(const Manifest& manifest) {
+  nlohmann::json out = nlohmann::json::object();
+  out["envlock"] = manifest.schema;
+  out["image"] = {{"name", manifest.image.name},
+                  {"tag", manifest.image.tag},
+                  {"repository", manifest.image.repository}};
+  out["base"] = {{"image", manifest.base.image}, {"platform", manifest.base.platform}};
+  out["sources"] = nlohmann::json::object();
+  for (const auto& [name, source] : manifest.sources) {
+    out["sources"][name] = {{"git", source.git}, {"ref", source.ref}};
+  }
+  const Python& python = manifest.python;
+  out["python"] = {{"project", python.project},
+                   {"uv", {{"version", python.uv.version}, {"sha256", python.uv.sha256}}},
+                   {"sync_args", python.sync_args}};
+  out["build"] = {{"args", manifest.build.args}};
+  const Expect& expect = manifest.expect;
+  out["expect"] = {{"cuda", expect.cuda},
+                   {"nccl", expect.nccl},
+                   {"pytorch", expect.pytorch},
+                   {"python", expect.python},
+                   {"gpus", {{"count", expect.gpus.count}, {"model", expect.gpus.model}}},
+                   {"nccl_busbw_gbps", expect.nccl_busbw_gbps},
+                   {"host", expect.host},
+                   {"resume", expect.resume}};
+  out["enroot"] = {{"squash_options", manifest.enroot.squash_options},
+                   {"source_date_epoch", manifest.enroot.source_date_epoch}};
+  // Keys owned by later features join the section they were written in.
+  for (const auto& [section, keys] : manifest.extra.items()) {
+    for (const auto& [key, value] : keys.items()) {
+      out[section][key] = value;
+    }
+  }
+  return out;
+}
+
+std::filesystem::path resolve_path(const Manifest& manifest, const std::string& path) {
+  std::filesystem::path resolved = (manifest.dir / path).lexically_normal();
+  // "dir/." normalises to "dir/"; drop the trailing separator.
+  if (resolved.has_relative_path() && !resolved.has_filename()) {
+    resolved = resolved.parent_path();
+  }
+  if (resolved.empty()) {
+    return ".";
+  }
+  return resolved;
+}
+
+std::optional<std::filesystem::path> local_git_path(const Manifest& manifest,
+                                                    const GitSource& source) {
+  if (is_git_url(source.git)) {
+    return std::nullopt;
+  }
+  return resolve_path(manifest, source.git);
+}
+
+} // namespace envlock::manifest

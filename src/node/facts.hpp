@@ -1,0 +1,36 @@
+// Host facts: what a node is made of (hardware, firmware, OS, kernel, NVIDIA driver, GPUs, fabric
+// and container tools, Slurm), as `envlock node` and the verifier report them
+// (docs/formats/node-facts.md). Uses only the C++ standard library, files under /sys, /proc and
+// /etc, dlopen (NVML) and the tools' own --version, so the node-side verifier can link it.
+//
+// Every fact is {"value": TEXT, "source": WHERE} or, when it cannot be read,
+// {"value": null, "source": WHERE, "missing": WHY}. Nothing is ever guessed.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace envlock::node {
+
+inline constexpr const char* k_facts_schema = "envlock.node-facts/v1";
+
+// Where the facts come from; tests point `root` at a folder laid out like /.
+struct HostSources {
+  std::filesystem::path root = "/";                     // prefix of /sys, /proc and /etc
+  std::vector<std::string> nvml = {"libnvidia-ml.so.1"}; // sonames or paths tried for NVML
+  bool run_programs = true; // ask nvidia-smi, docker, enroot, slurmd, ... for their versions
+};
+
+// The facts object of this host: {"schema", "facts": {KEY: fact}, "gpus": [...]}. Never fails;
+// what cannot be read is a fact with "missing".
+nlohmann::json collect_host_facts(const HostSources& sources);
+
+// The facts of this host, read from / with every probe.
+nlohmann::json collect_host_facts();
+
+// The fact keys collect_host_facts writes, sorted (for "did you mean" and the manual).
+const std::vector<std::string>& fact_keys();
+
+} // namespace envlock::node

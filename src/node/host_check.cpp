@@ -1,0 +1,63 @@
+#include "node/host_check.hpp"
+
+#include "node/expectation.hpp"
+#include "node/facts.hpp"
+#include "util/strings.hpp"
+
+namespace envlock::node {
+
+using nlohmann::json;
+
+namespace {
+
+verify::CheckResult check_one(const json& facts, const std::string& key, const json& expected) {
+  verify::CheckResult r;
+  r.id = "host." + key;
+  r.title = "Host " + key;
+  r.expected = expectation_text(expected);
+  r.outcome = verify::Outcome::fail;
+  const json& all = facts.contains("facts") ? facts["facts"] : json::object();
+  const auto it = all.find(key);
+  if (it == all.end() || !it->is_object()) {
+    r.reason = "unknown host fact '" + key + "'";
+    if (const auto near = util::closest_match(key, fact_keys())) {
+      r.reason += "; did you mean '" + *near + "'?";
+    }
+    return r;
+  }
+  const json& value = it->value("value", json());
+  if (it->contains("source") && (*it)["source"].is_string()) {
+    r.details["source"] = (*it)["source"];
+  }
+  if (!value.is_string()) {
+    r.reason = "missing: " + it->value("missing", std::string("no value"));
+    return r;
+  }
+  r.found = value.get<std::string>();
+  const auto ok = matches_expectation(r.found, expected);
+  if (!ok) {
+    r.reason = "expect.host." + key + ": " + ok.error().message;
+    return r;
+  }
+  if (*ok) {
+    r.outcome = verify::Outcome::pass;
+  } else {
+    r.reason = "found " + r.found + ", expected " + r.expected;
+  }
+  return r;
+}
+
+} // namespace
+
+std::vector<verify::CheckResult> check_host(const json& facts, const json& expect_host) {
+  std::vector<verify::CheckResult> out;
+  if (!expect_host.is_object()) {
+    return out;
+  }
+  for (const auto& [key, expected] : expect_host.items()) {
+    out.push_back(check_one(facts, key, expected));
+  }
+  return out;
+}
+
+} // namespace envlock::node

@@ -1,0 +1,259 @@
+// RegistryClient: manifests, resolution to a platform, blobs and pushes over a Session.
+#include "oci/registry.hpp"
+
+#include "oci/platform.hpp"
+#include "oci/session.hpp"
+#include "util/sha256.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace envlock::oci {
+
+namespace {
+
+constexpr std::size_t k_manifest_limit = std::size_t{4} << 20U;
+
+std::string accept_header() {
+  return std::string("Accept: ") + media_type::oci_index + ", " + media_type::oci_manifest + ", " +
+         media_type::docker_list + ", " + media_type::docker_manifest;
+}
+
+AuthScope pull_scope(const ImageRef& image) {
+  return {image.registry, "repository:" + image.repository + ":pull"};
+}
+
+AuthScope push_scope(const ImageRef& image) {
+  return {image.registry, "repository:" + image.repository + ":pull,push"};
+}
+
+std::string header(const HttpResponse& response, const char* name) {
+  const auto it = response.headers.find(name);
+  return it == response.headers.end() ? std::string() : it->second;
+}
+
+// The media type without parameters, from Content-Type or else the document's mediaType.
+std::string effective_media_type(const std::string& content_type, const nlohmann::json& doc) {
+  std::string type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && type.back() == ' ') {
+    type.pop_back();
+  }
+  const bool generic = type.empty() || type == "application/json" || type == "text/plain" ||
+                       type == "application/octet-stream";
+  if (generic && doc.is_object() && doc.contains("mediaType") && doc["mediaType"].is_string()) {
+    return doc["mediaType"].get<std::string>();
+  }
+  return type;
+}
+
+bool is_index(std::string_view type) {
+  return type == media_type::oci_index || type == media_type::docker_list;
+}
+
+bool is_manifest(std::string_view type) {
+  return type == media_type::oci_manifest || type == media_type::docker_manifest;
+}
+
+Result<nlohmann::json> parse_document(const std::string& body, const std::string& what) {
+  auto doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) {
+    return env_error(what + ": not a JSON object");
+  }
+  return doc;
+}
+
+} // namespace
+
+struct RegistryClient::Impl {
+  explicit Impl(RegistryOptions options) : session(std::move(options)) {}
+
+  [[nodiscard]] std::string url(const ImageRef& image, std::string_view kind,
+                                std::string_view reference) const {
+    return session.base_url(image.registry) + "/v2/" + image.repository + "/" +
+           std::string(kind) + "/" + std::string(reference);
+  }
+
+  // Checks that the image config of a single-platform manifest is for `wanted`, when it says.
+  Status check_config_platform(RegistryClient& client, const ImageRef& image,
+                               const nlohmann::json& manifest, const Platform& wanted);
+
+  Session session;
+};
+
+RegistryClient::RegistryClient(RegistryOptions options)
+    : m_impl(std::make_unique<Impl>(std::move(options))) {}
+
+RegistryClient::~RegistryClient() = default;
+
+Result<ManifestResponse> RegistryClient::get_manifest(const ImageRef& image,
+                                                      std::string_view reference) {
+  HttpRequest request;
+  request.url = m_impl->url(image, "manifests", reference);
+  request.headers = {accept_header()};
+  request.body_limit = k_manifest_limit;
+  request.timeout = m_impl->session.options().timeout;
+  request.ca_file = m_impl->session.options().ca_file;
+  ENVLOCK_TRY_ASSIGN(const HttpResponse response,
+                     m_impl->session.send(request, pull_scope(image)));
+  if (response.status != 200) {
+    return http_status_error(request, response);
+  }
+  ManifestResponse out;
+  out.media_type = header(response, "content-type");
+  out.digest = "sha256:" + util::sha256_hex(response.body);
+  out.body = response.body;
+  if (is_valid_digest(reference) && out.digest != reference) {
+    return env_error("manifest " + std::string(reference) + ": digest mismatch (got " +
+                     out.digest + ")");
+  }
+  return out;
+}
+
+Result<Resolved> RegistryClient::resolve(const ImageRef& image, std::string_view platform) {
+  ENVLOCK_TRY_ASSIGN(const Platform wanted, parse_platform(platform));
+  const std::string name = image.to_string();
+  ENVLOCK_TRY_ASSIGN(const ManifestResponse top, get_manifest(image, image.reference()));
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json doc, parse_document(top.body, "manifest of " + name));
+  Resolved out;
+  out.digest = top.digest;
+  out.media_type = effective_media_type(top.media_type, doc);
+  if (is_manifest(out.media_type)) {
+    out.platform_digest = top.digest;
+    out.platform_manifest = top.body;
+    ENVLOCK_TRY(m_impl->check_config_platform(*this, image, doc, wanted));
+    return out;
+  }
+  if (!is_index(out.media_type)) {
+    return input_error(name + ": unsupported manifest media type '" + out.media_type + "'");
+  }
+  ENVLOCK_TRY_ASSIGN(const IndexEntry entry, select_platform(doc, wanted, name));
+  ENVLOCK_TRY_ASSIGN(const ManifestResponse chosen, get_manifest(image, entry.digest));
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json chosen_doc,
+                     parse_document(chosen.body, "manifest " + entry.digest));
+  const std::string chosen_type = effective_media_type(chosen.media_type, chosen_doc);
+  if (!is_manifest(chosen_type)) {
+    return input_error(name + ": the " + wanted.to_string() + " entry " + entry.digest +
+                       " is a '" + chosen_type + "', not an image manifest");
+  }
+  out.platform_digest = chosen.digest;
+  out.platform_manifest = chosen.body;
+  return out;
+}
+
+Status RegistryClient::Impl::check_config_platform(RegistryClient& client, const ImageRef& image,
+                                                   const nlohmann::json& manifest,
+                                                   const Platform& wanted) {
+  if (!manifest.contains("config") || !manifest["config"].is_object() ||
+      !manifest["config"].contains("digest") || !manifest["config"]["digest"].is_string()) {
+    return env_error("manifest of " + image.to_string() + ": no config digest");
+  }
+  const std::string digest = manifest["config"]["digest"].get<std::string>();
+  std::string config_text;
+  const auto sink = [&](std::string_view chunk) -> Status {
+    if (config_text.size() + chunk.size() > k_manifest_limit) {
+      return env_error("config " + digest + ": larger than " + std::to_string(k_manifest_limit) +
+                       " bytes");
+    }
+    config_text.append(chunk);
+    return {};
+  };
+  ENVLOCK_TRY(client.fetch_blob(image, digest, sink));
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json config, parse_document(config_text, "config " + digest));
+  const auto field = [&](const char* key) {
+    return config.contains(key) && config[key].is_string() ? config[key].get<std::string>()
+                                                           : std::string();
+  };
+  const Platform offered{field("os"), field("architecture"), field("variant")};
+  if (offered.os.empty() || offered.architecture.empty() || platform_matches(wanted, offered)) {
+    return {};
+  }
+  return input_error(image.to_string() + " is a single-platform image for " +
+                     offered.to_string() + ", not " + wanted.to_string());
+}
+
+Result<void> RegistryClient::fetch_blob(const ImageRef& image, std::string_view digest,
+                                        const std::function<Status(std::string_view)>& sink) {
+  if (!is_valid_digest(digest)) {
+    return input_error("invalid blob digest '" + std::string(digest) + "'");
+  }
+  util::Sha256 hash;
+  const Sink checked = [&](std::string_view chunk) -> Status {
+    hash.update(chunk);
+    return sink(chunk);
+  };
+  HttpRequest request;
+  request.url = m_impl->url(image, "blobs", digest);
+  request.sink = &checked;
+  request.timeout = m_impl->session.options().timeout;
+  request.ca_file = m_impl->session.options().ca_file;
+  ENVLOCK_TRY_ASSIGN(const HttpResponse response,
+                     m_impl->session.send(request, pull_scope(image)));
+  if (response.status != 200) {
+    return http_status_error(request, response);
+  }
+  const std::string got = "sha256:" + hash.finish_hex();
+  if (got != digest) {
+    return env_error("blob " + std::string(digest) + ": digest mismatch (got " + got + ")");
+  }
+  return {};
+}
+
+Result<void> RegistryClient::push_blob(const ImageRef& image, std::string_view digest,
+                                       std::string_view data) {
+  if ("sha256:" + util::sha256_hex(data) != digest) {
+    return input_error("blob " + std::string(digest) + ": data does not match the digest");
+  }
+  const auto& options = m_impl->session.options();
+  HttpRequest head;
+  head.method = "HEAD";
+  head.url = m_impl->url(image, "blobs", digest);
+  head.timeout = options.timeout;
+  head.ca_file = options.ca_file;
+  ENVLOCK_TRY_ASSIGN(const HttpResponse exists, m_impl->session.send(head, push_scope(image)));
+  if (exists.status == 200) {
+    return {};
+  }
+  HttpRequest start = head;
+  start.method = "POST";
+  start.url = m_impl->url(image, "blobs", "uploads/");
+  start.redirects = Redirects::refuse;
+  ENVLOCK_TRY_ASSIGN(const HttpResponse started, m_impl->session.send(start, push_scope(image)));
+  const std::string location = header(started, "location");
+  if (started.status != 202 || location.empty()) {
+    return http_status_error(start, started);
+  }
+  HttpRequest put = start;
+  put.method = "PUT";
+  put.url = m_impl->session.base_url(image.registry) + location;
+  if (location.find("://") != std::string::npos) {
+    put.url = location;
+  }
+  put.url += (location.find('?') == std::string::npos ? "?digest=" : "&digest=") +
+             std::string(digest);
+  put.headers = {"Content-Type: application/octet-stream"};
+  put.body = data;
+  ENVLOCK_TRY_ASSIGN(const HttpResponse stored, m_impl->session.send(put, push_scope(image)));
+  if (stored.status != 201) {
+    return http_status_error(put, stored);
+  }
+  return {};
+}
+
+Result<std::string> RegistryClient::push_manifest(const ImageRef& image, std::string_view reference,
+                                                  std::string_view media_type,
+                                                  std::string_view body) {
+  HttpRequest put;
+  put.method = "PUT";
+  put.url = m_impl->url(image, "manifests", reference);
+  put.headers = {"Content-Type: " + std::string(media_type)};
+  put.body = body;
+  put.timeout = m_impl->session.options().timeout;
+  put.ca_file = m_impl->session.options().ca_file;
+  put.redirects = Redirects::refuse;
+  ENVLOCK_TRY_ASSIGN(const HttpResponse stored, m_impl->session.send(put, push_scope(image)));
+  if (stored.status != 201) {
+    return http_status_error(put, stored);
+  }
+  return "sha256:" + util::sha256_hex(body); // the digest is of the bytes we sent
+}
+
+} // namespace envlock::oci

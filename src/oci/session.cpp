@@ -1,0 +1,158 @@
+#include "oci/session.hpp"
+
+#include "oci/auth.hpp"
+#include "oci/challenge.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace envlock::oci {
+
+namespace {
+
+constexpr std::chrono::milliseconds k_max_delay{60000};
+
+bool is_retryable_status(long status) {
+  return status == 429 || (status >= 500 && status <= 599);
+}
+
+std::chrono::milliseconds backoff_delay(const RegistryOptions& options, int attempt) {
+  auto delay = options.backoff;
+  for (int i = 1; i < attempt && delay < k_max_delay; ++i) {
+    delay *= 2;
+  }
+  return std::min(delay, k_max_delay);
+}
+
+// Retry-After in seconds (the HTTP-date form is not used by registries), capped.
+std::optional<std::chrono::milliseconds> retry_after(const HttpResponse& response) {
+  const auto it = response.headers.find("retry-after");
+  if (it == response.headers.end()) {
+    return std::nullopt;
+  }
+  long seconds = 0;
+  const std::string& text = it->second;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (ec != std::errc() || end != text.data() + text.size() || seconds < 0) {
+    return std::nullopt;
+  }
+  return std::min<std::chrono::milliseconds>(std::chrono::seconds(seconds), k_max_delay);
+}
+
+std::string attempts_text(int attempts) {
+  return attempts > 1 ? " after " + std::to_string(attempts) + " attempts" : std::string();
+}
+
+// The first error code of a registry's JSON error body, as words: "MANIFEST_UNKNOWN" ->
+// "manifest unknown".
+std::string registry_error_code(const std::string& body) {
+  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object() || !json.contains("errors") || !json["errors"].is_array() ||
+      json["errors"].empty() || !json["errors"][0].is_object()) {
+    return {};
+  }
+  const auto& first = json["errors"][0];
+  if (!first.contains("code") || !first["code"].is_string()) {
+    return {};
+  }
+  return util::replace_all(util::to_lower(first["code"].get<std::string>()), "_", " ");
+}
+
+} // namespace
+
+Error http_status_error(const HttpRequest& request, const HttpResponse& response) {
+  std::string message = request.method + " " + redact_url(request.url) + ": HTTP " +
+                        std::to_string(response.status);
+  std::string code = registry_error_code(response.body);
+  if (code.empty() && response.status == 404) {
+    code = "not found";
+  }
+  if (!code.empty()) {
+    message += " (" + code + ")";
+  }
+  return response.status == 404 ? input_error(message) : env_error(message);
+}
+
+Session::Session(RegistryOptions options) : m_options(std::move(options)) {}
+
+std::string Session::base_url(std::string_view registry) const {
+  const std::string host(registry.substr(0, registry.rfind(':')));
+  const bool insecure = std::any_of(
+      m_options.insecure_registries.begin(), m_options.insecure_registries.end(),
+      [&](const std::string& entry) { return entry == registry || entry == host; });
+  return (insecure ? "http://" : "https://") + std::string(registry);
+}
+
+Result<std::optional<Credential>> Session::credential_for(const std::string& registry) {
+  if (const auto it = m_credentials.find(registry); it != m_credentials.end()) {
+    return it->second;
+  }
+  const CredentialFiles files{m_options.docker_config, m_options.enroot_credentials};
+  ENVLOCK_TRY_ASSIGN(auto credential, find_credential(files, registry));
+  m_credentials[registry] = credential;
+  return credential;
+}
+
+Result<std::string> Session::authorize(const HttpResponse& response, const AuthScope& auth) {
+  const auto header = response.headers.find("www-authenticate");
+  if (header == response.headers.end()) {
+    return env_error(redact_url(response.url) + ": HTTP 401 without a WWW-Authenticate header");
+  }
+  auto challenges = parse_www_authenticate(header->second);
+  if (!challenges) {
+    return env_error(redact_url(response.url) + ": " + challenges.error().message);
+  }
+  ENVLOCK_TRY_ASSIGN(const auto credential, credential_for(auth.registry));
+  const TokenFetch fetch = [this](HttpRequest token_request) {
+    return send(std::move(token_request), std::nullopt);
+  };
+  ENVLOCK_TRY_ASSIGN(std::string value,
+                     answer_challenges(*challenges, credential, auth.registry, auth.scope, fetch));
+  m_authorizations[auth.registry + "|" + auth.scope] = value;
+  return value;
+}
+
+Result<HttpResponse> Session::send(HttpRequest request, const std::optional<AuthScope>& auth) {
+  bool answered = false;
+  if (auth) {
+    const auto it = m_authorizations.find(auth->registry + "|" + auth->scope);
+    if (it != m_authorizations.end()) {
+      request.authorization = it->second;
+    }
+  }
+  const std::string what = request.method + " " + redact_url(request.url);
+  const int max_attempts = std::max(1, m_options.max_attempts);
+  std::uint64_t delivered = 0;
+  for (int attempt = 1;; ++attempt) {
+    request.skip = delivered;
+    ENVLOCK_TRY_ASSIGN(HttpOutcome outcome, perform(request));
+    HttpResponse& response = outcome.response;
+    delivered = std::max(delivered, response.sink_end);
+    std::optional<std::chrono::milliseconds> delay;
+    if (outcome.transport) {
+      if (outcome.transport->retry == Retry::pointless || attempt >= max_attempts) {
+        return env_error(what + ": " + outcome.transport->message + attempts_text(attempt));
+      }
+    } else if (response.status == 401 && auth && !answered) {
+      ENVLOCK_TRY_ASSIGN(request.authorization, authorize(response, *auth));
+      answered = true;
+      --attempt; // answering a challenge is not a failed attempt
+      continue;
+    } else if (response.status == 401 && auth) {
+      return env_error(what + ": HTTP 401 (authentication failed)");
+    } else if (!is_retryable_status(response.status)) {
+      return std::move(response);
+    } else if (attempt >= max_attempts) {
+      return env_error(what + ": HTTP " + std::to_string(response.status) +
+                       attempts_text(attempt));
+    } else {
+      delay = retry_after(response);
+    }
+    std::this_thread::sleep_for(delay.value_or(backoff_delay(m_options, attempt)));
+  }
+}
+
+} // namespace envlock::oci

@@ -1,0 +1,52 @@
+// The request loop of the registry client: sends a request, answers 401 challenges once (caching
+// the Authorization per registry and scope), and retries 5xx, 429 and transport failures with
+// exponential backoff. What is left (2xx, 3xx, other 4xx) goes back to the caller.
+#pragma once
+
+#include "oci/credentials.hpp"
+#include "oci/http.hpp"
+#include "oci/registry.hpp"
+#include "util/result.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace envlock::oci {
+
+// Who a request is for: the registry (host[:port]) and the token scope it needs, e.g.
+// "repository:team/app:pull".
+struct AuthScope {
+  std::string registry;
+  std::string scope;
+};
+
+class Session {
+public:
+  explicit Session(RegistryOptions options);
+
+  // Sends `request` with retries; with `auth`, 401s are answered once. Environment errors (exit
+  // 3) name the method, the redacted URL, the HTTP status or transport error, and the number of
+  // attempts when there was more than one.
+  Result<HttpResponse> send(HttpRequest request, const std::optional<AuthScope>& auth);
+
+  // https://REGISTRY, or http:// for a registry listed as insecure.
+  [[nodiscard]] std::string base_url(std::string_view registry) const;
+
+  [[nodiscard]] const RegistryOptions& options() const { return m_options; }
+
+private:
+  Result<std::string> authorize(const HttpResponse& response, const AuthScope& auth);
+  Result<std::optional<Credential>> credential_for(const std::string& registry);
+
+  RegistryOptions m_options;
+  std::map<std::string, std::string> m_authorizations;             // "registry|scope" -> value
+  std::map<std::string, std::optional<Credential>> m_credentials; // per registry
+};
+
+// "METHOD URL: HTTP STATUS (registry error code)" for a final non-2xx answer: an input error for
+// 404 (the name or tag does not exist), an environment error otherwise.
+Error http_status_error(const HttpRequest& request, const HttpResponse& response);
+
+} // namespace envlock::oci

@@ -1,0 +1,122 @@
+#include "squashfs/pipeline.hpp"
+
+#include "squashfs/enroot_files.hpp"
+#include "squashfs/fixperms.hpp"
+#include "squashfs/image_config.hpp"
+#include "squashfs/rootfs_builder.hpp"
+#include "squashfs/tree_digest.hpp"
+#include "util/fs.hpp"
+#include "util/sha256.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace envlock::squashfs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Applies every layer in order, with a progress line.
+Status build_rootfs(const SquashJob& job, const ImageManifest& manifest, RootfsBuilder& builder) {
+  std::uint64_t total = 0;
+  for (const auto& layer : manifest.layers) {
+    total += static_cast<std::uint64_t>(layer.size);
+  }
+  ProgressLine progress(job.progress, total);
+  std::uint64_t before = 0;
+  for (std::size_t i = 0; i < manifest.layers.size(); ++i) {
+    const auto& layer = manifest.layers[i];
+    ENVLOCK_TRY_ASSIGN(const fs::path blob, job.source->blob_file(layer.digest));
+    const auto report = [&](std::uint64_t bytes) {
+      progress.layer(i + 1, manifest.layers.size(), before + bytes);
+    };
+    ENVLOCK_TRY(builder.apply_layer(blob, layer.digest, report));
+    before += static_cast<std::uint64_t>(layer.size);
+  }
+  progress.stage("squashing");
+  ENVLOCK_TRY(builder.finish());
+  ENVLOCK_TRY(fix_permissions(builder.root_fd()));
+  progress.done();
+  return {};
+}
+
+// Runs mksquashfs into a fresh folder beside the output and renames the image into place.
+Status squash_into_place(const fs::path& rootfs, const fs::path& output,
+                         const std::vector<std::string>& args) {
+  const fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+  std::string pattern = (folder / ("." + output.filename().string() + ".envlock-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return env_error(folder.string() + ": cannot create a temporary folder: " +
+                     std::strerror(errno));
+  }
+  const fs::path stage = pattern;
+  const fs::path staged = stage / output.filename();
+  auto status = run_mksquashfs(rootfs, staged, args);
+  if (status) {
+    const int fd = ::open(staged.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0 || ::close(fd) != 0 ||
+        std::rename(staged.c_str(), output.c_str()) != 0) {
+      status = env_error(output.string() + ": cannot write: " + std::strerror(errno));
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(stage, ec);
+  return status;
+}
+
+} // namespace
+
+Status describe_sqsh(const fs::path& path, SquashResult& result) {
+  ENVLOCK_TRY_ASSIGN(result.sha256, util::sha256_file_hex(path));
+  std::error_code ec;
+  result.size = fs::file_size(path, ec);
+  if (ec) {
+    return env_error(path.string() + ": " + ec.message());
+  }
+  ENVLOCK_TRY_ASSIGN(result.superblock, read_superblock(path));
+  result.file_name = path.filename().string();
+  return {};
+}
+
+Result<SquashOutcome> squash_image(const SquashJob& job) {
+  SquashOutcome out;
+  SquashResult& r = out.result;
+  ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, mksquashfs_version());
+  ENVLOCK_TRY_ASSIGN(const ManifestBlob manifest_blob, job.source->manifest(job.platform));
+  ENVLOCK_TRY_ASSIGN(const ImageManifest manifest,
+                     parse_image_manifest(manifest_blob.body, manifest_blob.digest));
+  ENVLOCK_TRY_ASSIGN(const fs::path config_path, job.source->blob_file(manifest.config_digest));
+  ENVLOCK_TRY_ASSIGN(const std::string config_text,
+                     read_verified_blob(config_path, manifest.config_digest));
+  ENVLOCK_TRY_ASSIGN(const ImageConfig config,
+                     parse_image_config(config_text, manifest.config_digest));
+
+  const util::TempDir scratch("envlock-squashfs");
+  const fs::path rootfs = scratch.path() / "rootfs";
+  if (::mkdir(rootfs.c_str(), 0755) != 0) {
+    return env_error(rootfs.string() + ": " + std::strerror(errno));
+  }
+  ENVLOCK_TRY_ASSIGN(RootfsBuilder builder, RootfsBuilder::open(rootfs));
+  ENVLOCK_TRY(build_rootfs(job, manifest, builder));
+  ENVLOCK_TRY(write_enroot_files(builder.root_fd(), config));
+  out.warnings = builder.warnings();
+  ENVLOCK_TRY_ASSIGN(const Tree tree, read_tree_dir(rootfs));
+
+  r.mksquashfs_arguments = mksquashfs_arguments(job.settings);
+  ENVLOCK_TRY(squash_into_place(rootfs, job.output, r.mksquashfs_arguments));
+  ENVLOCK_TRY(describe_sqsh(job.output, r));
+  r.image_reference = job.image_reference;
+  r.manifest_digest = manifest_blob.digest;
+  r.platform = job.platform;
+  r.tree_digest = tree_digest(tree);
+  r.producer = "envlock";
+  r.squash_options = job.settings.squash_options;
+  r.source_date_epoch = job.settings.source_date_epoch;
+  ENVLOCK_TRY(write_result(job.result_path, r));
+  return out;
+}
+
+} // namespace envlock::squashfs

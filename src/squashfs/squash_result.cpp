@@ -1,0 +1,86 @@
+#include "squashfs/squash_result.hpp"
+
+#include "util/json.hpp"
+
+namespace envlock::squashfs {
+
+using nlohmann::json;
+
+nlohmann::json to_json(const SquashResult& r) {
+  return {
+      {"schema", k_result_schema},
+      {"image", {{"reference", r.image_reference},
+                 {"manifest_digest", r.manifest_digest},
+                 {"platform", r.platform}}},
+      {"sqsh", {{"file", r.file_name}, {"sha256", r.sha256}, {"size", r.size}}},
+      {"tree_digest", r.tree_digest},
+      {"producer", r.producer},
+      {"enroot", {{"compatible_with", k_enroot_compat},
+                  {"squash_options", r.squash_options},
+                  {"source_date_epoch", r.source_date_epoch}}},
+      {"squashfs_tools", {{"version", r.squashfs_tools_version},
+                          {"mksquashfs_arguments", r.mksquashfs_arguments}}},
+      {"superblock", to_json(r.superblock)},
+  };
+}
+
+namespace {
+
+Result<json> field(const json& value, const std::string& path, const std::string& origin,
+                   json::value_t type) {
+  const json* cur = &value;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot - start);
+    if (!cur->is_object() || !cur->contains(key)) {
+      return input_error(origin + ": " + path + ": missing");
+    }
+    cur = &(*cur)[key];
+    if (dot == std::string::npos) {
+      break;
+    }
+    start = dot + 1;
+  }
+  const bool number_ok = type == json::value_t::number_unsigned && cur->is_number_unsigned();
+  if (cur->type() != type && !number_ok) {
+    return input_error(origin + ": " + path + ": wrong type");
+  }
+  return *cur;
+}
+
+} // namespace
+
+Result<SquashResult> result_from_json(const json& value, const std::string& origin) {
+  using vt = json::value_t;
+  ENVLOCK_TRY_ASSIGN(const json schema, field(value, "schema", origin, vt::string));
+  if (schema != k_result_schema) {
+    return input_error(origin + ": schema: expected '" + std::string(k_result_schema) +
+                       "', got '" + schema.get<std::string>() + "'");
+  }
+  SquashResult r;
+  ENVLOCK_TRY_ASSIGN(const json sha, field(value, "sqsh.sha256", origin, vt::string));
+  ENVLOCK_TRY_ASSIGN(const json size, field(value, "sqsh.size", origin, vt::number_unsigned));
+  ENVLOCK_TRY_ASSIGN(const json tree, field(value, "tree_digest", origin, vt::string));
+  ENVLOCK_TRY_ASSIGN(const json file, field(value, "sqsh.file", origin, vt::string));
+  ENVLOCK_TRY_ASSIGN(const json ref, field(value, "image.reference", origin, vt::string));
+  ENVLOCK_TRY_ASSIGN(const json digest, field(value, "image.manifest_digest", origin, vt::string));
+  r.sha256 = sha.get<std::string>();
+  r.size = size.get<std::uint64_t>();
+  r.tree_digest = tree.get<std::string>();
+  r.file_name = file.get<std::string>();
+  r.image_reference = ref.get<std::string>();
+  r.manifest_digest = digest.get<std::string>();
+  return r;
+}
+
+Result<SquashResult> read_result(const std::filesystem::path& path) {
+  ENVLOCK_TRY_ASSIGN(const json value, util::read_json_file(path));
+  return result_from_json(value, path.string());
+}
+
+Status write_result(const std::filesystem::path& path, const SquashResult& result) {
+  return util::write_json_file(path, to_json(result));
+}
+
+} // namespace envlock::squashfs

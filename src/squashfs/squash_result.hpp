@@ -1,0 +1,45 @@
+// squashfs-result.json: what `envlock squashfs` made and how (docs/formats/squashfs-result.md).
+// Canonical JSON written atomically; it holds no time, host or path of this machine, so the same
+// inputs give the same bytes. `envlock squashfs verify` and `envlock provenance` read it.
+#pragma once
+
+#include "squashfs/superblock.hpp"
+#include "util/result.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace envlock::squashfs {
+
+inline constexpr const char* k_result_schema = "envlock.squashfs-result/v1";
+inline constexpr const char* k_enroot_compat = "4.1.2";
+
+struct SquashResult {
+  std::string image_reference; // as given (REF@DIGEST), or the OCI layout and its ref
+  std::string manifest_digest; // the platform manifest that was squashed
+  std::string platform;
+  std::string file_name; // the .sqsh's file name (no folder)
+  std::string sha256;    // of the .sqsh, 64 hex
+  std::uint64_t size = 0;
+  std::string tree_digest;            // "sha256:..." (tree-digest.md)
+  std::string producer;               // "envlock" or "enroot"
+  std::string squashfs_tools_version; // "4.5.1"
+  std::vector<std::string> mksquashfs_arguments; // after ROOTFS and OUTPUT
+  std::string squash_options;
+  std::int64_t source_date_epoch = 0;
+  Superblock superblock;
+  bool operator==(const SquashResult&) const = default;
+};
+
+nlohmann::json to_json(const SquashResult& result);
+
+// Reads a result object; errors name `origin` and the field ("r.json: sqsh.sha256: missing").
+Result<SquashResult> result_from_json(const nlohmann::json& value, const std::string& origin);
+
+Result<SquashResult> read_result(const std::filesystem::path& path);
+Status write_result(const std::filesystem::path& path, const SquashResult& result);
+
+} // namespace envlock::squashfs

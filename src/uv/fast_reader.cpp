@@ -1,0 +1,418 @@
+#include "uv/fast_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace envlock::uv {
+
+namespace {
+
+// Where the keys being read go.
+enum class Scope { top, package, package_source, ignored };
+
+bool is_bare_key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-';
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+class Reader {
+public:
+  explicit Reader(std::string_view text) : m_text(text) {}
+
+  bool read_document() {
+    while (!at_end()) {
+      skip_blank();
+      if (at_end()) {
+        break;
+      }
+      const char c = peek();
+      if (c == '\n' || c == '\r' || c == '#') {
+        if (!end_of_line()) {
+          return false;
+        }
+      } else if (c == '[') {
+        if (!read_header()) {
+          return false;
+        }
+      } else if (!read_key_value(m_scope, m_keys)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  RawLock& result() { return m_lock; }
+
+private:
+  [[nodiscard]] bool at_end() const { return m_pos >= m_text.size(); }
+  [[nodiscard]] char peek(std::size_t ahead = 0) const {
+    return m_pos + ahead < m_text.size() ? m_text[m_pos + ahead] : '\0';
+  }
+  void skip_blank() {
+    while (!at_end() && (peek() == ' ' || peek() == '\t')) {
+      ++m_pos;
+    }
+  }
+
+  // Optional comment, then a line end or the end of the text.
+  bool end_of_line() {
+    skip_blank();
+    if (peek() == '#') {
+      while (!at_end() && peek() != '\n') {
+        const auto c = static_cast<unsigned char>(peek());
+        if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f) {
+          return false;
+        }
+        ++m_pos;
+      }
+    }
+    if (peek() == '\r') {
+      ++m_pos;
+      if (peek() != '\n') {
+        return false;
+      }
+    }
+    if (at_end()) {
+      return true;
+    }
+    if (peek() != '\n') {
+      return false;
+    }
+    ++m_pos;
+    return true;
+  }
+
+  // Skips white space, line ends and comments inside an array.
+  bool skip_array_space() {
+    for (;;) {
+      skip_blank();
+      const char c = peek();
+      if (c == '\n' || c == '\r' || c == '#') {
+        if (!end_of_line()) {
+          return false;
+        }
+      } else {
+        return !at_end();
+      }
+    }
+  }
+
+  std::string_view read_bare_key() {
+    const std::size_t start = m_pos;
+    while (!at_end() && is_bare_key_char(peek())) {
+      ++m_pos;
+    }
+    return m_text.substr(start, m_pos - start);
+  }
+
+  bool read_header() {
+    ++m_pos;
+    const bool array = peek() == '[';
+    if (array) {
+      ++m_pos;
+    }
+    const std::size_t start = m_pos;
+    while (!at_end() && (is_bare_key_char(peek()) || peek() == '.')) {
+      ++m_pos;
+    }
+    const std::string_view path = m_text.substr(start, m_pos - start);
+    if (path.empty() || path.front() == '.' || path.back() == '.' ||
+        path.find("..") != std::string_view::npos || peek() != ']') {
+      return false;
+    }
+    ++m_pos;
+    if (array) {
+      if (peek() != ']') {
+        return false;
+      }
+      ++m_pos;
+    }
+    if (!end_of_line()) {
+      return false;
+    }
+    m_keys.clear();
+    const bool in_package = path.starts_with("package.");
+    if (path == "package") {
+      if (!array) {
+        return false;
+      }
+      m_lock.packages.emplace_back();
+      m_package_headers.clear();
+      m_scope = Scope::package;
+      return true;
+    }
+    if (in_package && m_lock.packages.empty()) {
+      return false;
+    }
+    m_scope = Scope::ignored;
+    if (!array) {
+      auto& seen = in_package ? m_package_headers : m_headers;
+      if (std::find(seen.begin(), seen.end(), path) != seen.end()) {
+        return false;
+      }
+      seen.push_back(path);
+    }
+    return true;
+  }
+
+  // key = value, then the end of the line.
+  bool read_key_value(Scope scope, std::vector<std::string_view>& keys) {
+    if (!read_assignment(scope, keys)) {
+      return false;
+    }
+    return end_of_line();
+  }
+
+  bool read_assignment(Scope scope, std::vector<std::string_view>& keys) {
+    const std::string_view key = read_bare_key();
+    if (key.empty()) {
+      return false;
+    }
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+      return false;
+    }
+    keys.push_back(key);
+    skip_blank();
+    if (peek() != '=') {
+      return false;
+    }
+    ++m_pos;
+    skip_blank();
+    return read_value(scope, key);
+  }
+
+  bool read_value(Scope scope, std::string_view key) {
+    const char c = peek();
+    if (c == '"' || c == '\'') {
+      std::string_view text;
+      bool escaped = false;
+      if (!read_string(text, escaped)) {
+        return false;
+      }
+      return record_string(scope, key, text, escaped);
+    }
+    if (c == '[') {
+      return !is_recorded(scope, key) && read_array();
+    }
+    if (c == '{') {
+      if (scope == Scope::package && key == "source") {
+        m_lock.packages.back().has_source = true;
+        return read_inline_table(Scope::package_source);
+      }
+      return !is_recorded(scope, key) && read_inline_table(Scope::ignored);
+    }
+    if (c == 't' || c == 'f') {
+      const std::string_view word = c == 't' ? "true" : "false";
+      if (m_text.substr(m_pos, word.size()) != word) {
+        return false;
+      }
+      m_pos += word.size();
+      return !is_recorded(scope, key) && ends_value();
+    }
+    return read_integer(scope, key);
+  }
+
+  // Keys whose value envlock records must have the type it expects; otherwise give up.
+  [[nodiscard]] static bool is_recorded(Scope scope, std::string_view key) {
+    if (scope == Scope::top) {
+      return key == "version" || key == "revision" || key == "requires-python" || key == "package";
+    }
+    if (scope == Scope::package) {
+      return key == "name" || key == "version" || key == "source";
+    }
+    return false;
+  }
+
+  bool record_string(Scope scope, std::string_view key, std::string_view text, bool escaped) {
+    if (scope == Scope::top) {
+      if (key == "requires-python" && !escaped) {
+        m_lock.requires_python = std::string(text);
+        return true;
+      }
+      return !is_recorded(scope, key);
+    }
+    if (scope == Scope::package) {
+      auto& package = m_lock.packages.back();
+      if (escaped && is_recorded(scope, key)) {
+        return false;
+      }
+      if (key == "name") {
+        package.name = std::string(text);
+      } else if (key == "version") {
+        package.version = std::string(text);
+      } else if (key == "source") {
+        return false;
+      }
+      return true;
+    }
+    if (scope == Scope::package_source) {
+      if (escaped) {
+        return false;
+      }
+      m_lock.packages.back().source_keys.emplace_back(std::string(key), std::string(text));
+    }
+    return true;
+  }
+
+  bool read_integer(Scope scope, std::string_view key) {
+    const std::size_t start = m_pos;
+    if (peek() == '+' || peek() == '-') {
+      ++m_pos;
+    }
+    const std::size_t digits = m_pos;
+    while (is_digit(peek())) {
+      ++m_pos;
+    }
+    const std::size_t count = m_pos - digits;
+    if (count == 0 || count > 18 || (count > 1 && m_text[digits] == '0') || !ends_value()) {
+      return false;
+    }
+    std::int64_t value = 0;
+    for (std::size_t i = digits; i < m_pos; ++i) {
+      value = value * 10 + (m_text[i] - '0');
+    }
+    if (m_text[start] == '-') {
+      value = -value;
+    }
+    if (scope == Scope::top && key == "version") {
+      m_lock.version = value;
+      return true;
+    }
+    if (scope == Scope::top && key == "revision") {
+      m_lock.revision = value;
+      return true;
+    }
+    return !is_recorded(scope, key);
+  }
+
+  // A value ends before blanks, a separator, a comment or the line end.
+  [[nodiscard]] bool ends_value() const {
+    const char c = peek();
+    return at_end() || c == ' ' || c == '\t' || c == ',' || c == ']' || c == '}' || c == '#' ||
+           c == '\n' || c == '\r';
+  }
+
+  // A one-line basic or literal string; `text` is its raw content (escapes not decoded).
+  bool read_string(std::string_view& text, bool& escaped) {
+    const char quote = peek();
+    if (peek(1) == quote && peek(2) == quote) {
+      return false; // multi-line string
+    }
+    ++m_pos;
+    const std::size_t start = m_pos;
+    for (;;) {
+      if (at_end()) {
+        return false;
+      }
+      const auto c = static_cast<unsigned char>(peek());
+      if ((c < 0x20 && c != '\t') || c >= 0x7f) {
+        return false;
+      }
+      if (c == static_cast<unsigned char>(quote)) {
+        break;
+      }
+      if (c == '\\' && quote == '"') {
+        escaped = true;
+        if (!skip_escape()) {
+          return false;
+        }
+        continue;
+      }
+      ++m_pos;
+    }
+    text = m_text.substr(start, m_pos - start);
+    ++m_pos;
+    return true;
+  }
+
+  bool skip_escape() {
+    const char e = peek(1);
+    std::size_t hex = 0;
+    if (e == 'u') {
+      hex = 4;
+    } else if (e == 'U') {
+      hex = 8;
+    } else if (std::string_view("btnfr\"\\").find(e) == std::string_view::npos || e == '\0') {
+      return false;
+    }
+    m_pos += 2;
+    for (std::size_t i = 0; i < hex; ++i, ++m_pos) {
+      if (!std::isxdigit(static_cast<unsigned char>(peek()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool read_array() {
+    ++m_pos;
+    for (;;) {
+      if (!skip_array_space()) {
+        return false;
+      }
+      if (peek() == ']') {
+        ++m_pos;
+        return true;
+      }
+      if (!read_value(Scope::ignored, {})) {
+        return false;
+      }
+      if (!skip_array_space()) {
+        return false;
+      }
+      if (peek() == ',') {
+        ++m_pos;
+      } else if (peek() != ']') {
+        return false;
+      }
+    }
+  }
+
+  bool read_inline_table(Scope scope) {
+    ++m_pos;
+    std::vector<std::string_view> keys;
+    skip_blank();
+    if (peek() == '}') {
+      ++m_pos;
+      return true;
+    }
+    for (;;) {
+      skip_blank();
+      if (!read_assignment(scope, keys)) {
+        return false;
+      }
+      skip_blank();
+      if (peek() == '}') {
+        ++m_pos;
+        return true;
+      }
+      if (peek() != ',') {
+        return false;
+      }
+      ++m_pos;
+    }
+  }
+
+  std::string_view m_text;
+  std::size_t m_pos = 0;
+  RawLock m_lock;
+  Scope m_scope = Scope::top;
+  std::vector<std::string_view> m_keys;            // keys of the current table
+  std::vector<std::string_view> m_headers;         // [table] headers seen outside packages
+  std::vector<std::string_view> m_package_headers; // [package.x] headers of this package
+};
+
+} // namespace
+
+std::optional<RawLock> read_fast(std::string_view text) {
+  Reader reader(text);
+  if (!reader.read_document()) {
+    return std::nullopt;
+  }
+  return std::move(reader.result());
+}
+
+} // namespace envlock::uv

@@ -1,0 +1,189 @@
+#include "verify/run.hpp"
+
+#include "lock/lock.hpp"
+#include "util/strings.hpp"
+#include "verify/context.hpp"
+#include "verify/gpu.hpp"
+#include "verify/probes.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <ctime>
+#include <functional>
+#include <unistd.h>
+
+namespace envlock::verify {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool wanted(const VerifyOptions& options, std::string_view group) {
+  return options.checks.empty() ||
+         std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
+}
+
+Status check_options(const VerifyOptions& options) {
+  for (const auto& group : options.checks) {
+    const auto& groups = check_groups();
+    if (std::find(groups.begin(), groups.end(), group) == groups.end()) {
+      std::string message = "--check: unknown check group '" + group + "'";
+      if (auto close = util::closest_match(group, groups)) {
+        message += "; did you mean '" + *close + "'?";
+      }
+      return input_error(message + " (accepted: " + util::join(groups, ", ") + ")");
+    }
+  }
+  if (!options.root.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(options.root, ec)) {
+      return input_error("--root " + options.root.string() + ": not a folder");
+    }
+  }
+  return {};
+}
+
+// Runs a probe, stamping each of its results with the probe's wall time.
+void run_probe(std::vector<CheckResult>& out,
+               const std::function<std::vector<CheckResult>()>& probe) {
+  const auto start = Clock::now();
+  auto results = probe();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (auto& result : results) {
+    result.seconds = seconds;
+    out.push_back(std::move(result));
+  }
+}
+
+std::vector<CheckResult> gpu_results(const Context& context, const lock::Lock& lock,
+                                     const std::vector<int>& devices) {
+  const auto& options = context.options();
+  if (context.mode() == Mode::offline) {
+    const std::string reason = "offline mode (--root): GPU checks need a running node";
+    return {skipped("gpu.count", "GPU count", "", reason),
+            skipped("gpu.model", "GPU model", "", reason),
+            skipped("nccl.allreduce", "NCCL all-reduce", "", reason)};
+  }
+  GpuOptions gpu;
+  gpu.no_gpu = options.no_gpu;
+  gpu.devices = devices;
+  gpu.quick = options.quick;
+  return run_gpu_checks(lock, gpu);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  if (std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
+    return {};
+  }
+  return text;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) {
+    return {};
+  }
+  return name;
+}
+
+} // namespace
+
+std::string check_group(std::string_view id) {
+  const auto dot = id.find('.');
+  const std::string first(id.substr(0, dot));
+  const std::string last(id.substr(id.rfind('.') + 1));
+  if (first == "gpu" && dot != std::string_view::npos && id.size() > dot + 1 &&
+      std::isdigit(static_cast<unsigned char>(id[dot + 1])) != 0) {
+    return last == "gemm_bf16" ? "gemm" : "smoke";
+  }
+  if (id == "nccl.allreduce" || id == "nccl.busbw") {
+    return "allreduce";
+  }
+  return first;
+}
+
+Result<std::vector<int>> parse_devices(std::string_view text) {
+  std::vector<int> out;
+  if (util::trim(text).empty()) {
+    return out;
+  }
+  for (const auto& raw : util::split(text, ',')) {
+    const std::string_view item = util::trim(raw);
+    int value = -1;
+    const auto* end = item.data() + item.size();
+    if (item.empty() || std::from_chars(item.data(), end, value).ptr != end || value < 0) {
+      return input_error("--devices: '" + std::string(item) + "' is not a GPU index");
+    }
+    out.push_back(value);
+  }
+  return out;
+}
+
+Result<Report> run_verification(const VerifyOptions& options) {
+  const auto start = Clock::now();
+  ENVLOCK_TRY(check_options(options));
+  ENVLOCK_TRY_ASSIGN(const auto devices, parse_devices(options.devices));
+  fs::path lock_path = options.lock_path;
+  if (lock_path.empty()) {
+    lock_path = options.root.empty() ? fs::path(k_default_lock)
+                                     : options.root / fs::path(k_default_lock).relative_path();
+  }
+  ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(lock_path));
+  const Context context(lock, options);
+
+  Report report;
+  report.tool_version = ENVLOCK_VERSION;
+  report.mode = context.mode() == Mode::live ? "live" : "offline";
+  report.lock_sha256 = lock::lock_sha256(lock);
+  report.run = {utc_now(), host_name(), lock_path.string(), options.root.string(), 0};
+
+  std::vector<CheckResult> gpu;
+  if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||
+      wanted(options, "allreduce")) {
+    run_probe(gpu, [&] { return gpu_results(context, lock, devices); });
+    if (wanted(options, "gpu")) {
+      run_probe(gpu, [&] { return std::vector<CheckResult>{compare_host_gpus(context, gpu)}; });
+    }
+  }
+  auto& checks = report.checks;
+  for (const auto& result : gpu) {
+    if (check_group(result.id) == "gpu" && wanted(options, "gpu")) {
+      checks.push_back(result);
+    }
+  }
+  const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const Context&)>> probes =
+      {{"cuda", probe_cuda},         {"nccl", probe_nccl},         {"torch", probe_torch},
+       {"packages", probe_packages}, {"megatron", probe_megatron}, {"image", probe_image}};
+  for (const auto& [group, probe] : probes) {
+    if (wanted(options, group)) {
+      run_probe(checks, [&, probe = probe] { return probe(context); });
+    }
+  }
+  for (const auto& result : gpu) {
+    const std::string group = check_group(result.id);
+    if (group != "gpu" && wanted(options, group)) {
+      checks.push_back(result);
+    }
+  }
+  for (const auto& check : checks) {
+    if (check.id == "gpu.count" && check.details.contains("uuids") &&
+        check.details["uuids"].is_array()) {
+      for (const auto& uuid : check.details["uuids"]) {
+        if (uuid.is_string()) {
+          report.gpu_uuids.push_back(uuid.get<std::string>());
+        }
+      }
+    }
+  }
+  report.run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return report;
+}
+
+} // namespace envlock::verify
