@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""A registry that misbehaves on purpose, for the faults a real registry cannot produce
+(Python stdlib only).
+
+    fault_server.py --port P [--peer http://127.0.0.1:Q] [--lifetime S] [--log FILE]
+
+It serves one tiny single-platform OCI image (linux/amd64) under any repository name; the first
+path component of the repository chooses the behaviour, counted per request path:
+
+    ok/...            no fault
+    err500-N/...      HTTP 500 for the first N requests, then normal (N=0: always)
+    err503-N/...      HTTP 503 likewise
+    ratelimit-N/...   HTTP 429 with "Retry-After: 1" for the first N requests
+    stall-N/...       sends nothing for 10 s on the first N requests (past the client's timeout)
+    truncate-N/...    announces a longer Content-Length than it sends, N times (0: always)
+    baddigest/...     blobs and manifests fetched by digest come back with other bytes
+    redirect/...      needs a Bearer token; blobs answer 307 to --peer /storage/<digest>
+    tokenfail/...     needs a Bearer token, and the token endpoint answers 500
+
+/storage/<digest> serves the blob (this is the peer's role) and logs whether an Authorization
+header arrived. Every request is logged to --log as "METHOD PATH auth=<scheme|none>". The server
+exits on its own after --lifetime seconds.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CONFIG = json.dumps({"architecture": "amd64", "os": "linux",
+                     "rootfs": {"type": "layers", "diff_ids": []}}, sort_keys=True).encode()
+
+
+def digest(data):
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+MANIFEST = json.dumps({
+    "schemaVersion": 2,
+    "mediaType": "application/vnd.oci.image.manifest.v1+json",
+    "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
+               "digest": digest(CONFIG), "size": len(CONFIG)},
+    "layers": []}, sort_keys=True).encode()
+BLOBS = {digest(CONFIG): CONFIG}
+MANIFEST_TYPE = "application/vnd.oci.image.manifest.v1+json"
+COUNTS = {}
+LOCK = threading.Lock()
+TOKEN = "fault-token-0123456789"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--peer", default="")
+    ap.add_argument("--lifetime", type=float, default=300)
+    ap.add_argument("--log")
+    args = ap.parse_args()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, fmt, *a):
+            pass
+
+        def record(self):
+            if args.log:
+                scheme = self.headers.get("Authorization", "none").split(" ")[0]
+                with LOCK, open(args.log, "a") as f:
+                    f.write("%s %s auth=%s t=%.3f\n" % (self.command, self.path, scheme, time.time()))
+
+        def reply(self, status, body=b"", headers=(), length=None):
+            self.send_response(status)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body) if length is None else length))
+            if length is not None:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+                self.wfile.flush()
+
+        def count(self):
+            with LOCK:
+                COUNTS[self.path] = COUNTS.get(self.path, 0) + 1
+                return COUNTS[self.path]
+
+        def do_GET(self):
+            self.record()
+            path = self.path.split("?")[0]
+            if path == "/token":
+                if "tokenfail" in self.path:
+                    self.reply(500, b"token service down")
+                    return
+                self.reply(200, json.dumps({"token": TOKEN}).encode(),
+                           [("Content-Type", "application/json")])
+                return
+            m = re.match(r"^/storage/(sha256:[0-9a-f]{64})$", path)
+            if m and m.group(1) in BLOBS:
+                self.reply(200, BLOBS[m.group(1)], [("Content-Type", "application/octet-stream")])
+                return
+            m = re.match(r"^/v2/(([a-z0-9]+)(?:-(\d+))?(?:/[a-z0-9._-]+)*)/(manifests|blobs)/([^/]+)$",
+                         path)
+            if not m:
+                self.reply(404, b'{"errors":[{"code":"NAME_UNKNOWN"}]}',
+                           [("Content-Type", "application/json")])
+                return
+            repo, mode, n, kind, ref = m.groups()
+            n = int(n or 0)
+            if self.fault(mode, n, repo):
+                return
+            if kind == "manifests":
+                body = MANIFEST
+                if ref.startswith("sha256:"):
+                    if ref != digest(MANIFEST):
+                        self.reply(404, b'{"errors":[{"code":"MANIFEST_UNKNOWN"}]}',
+                                   [("Content-Type", "application/json")])
+                        return
+                    if mode == "baddigest":
+                        body = MANIFEST.replace(b'"layers"', b'"layers" ')
+                self.reply(200, body, [("Content-Type", MANIFEST_TYPE),
+                                       ("Docker-Content-Digest", digest(MANIFEST))])
+                return
+            if ref not in BLOBS:
+                self.reply(404, b'{"errors":[{"code":"BLOB_UNKNOWN"}]}',
+                           [("Content-Type", "application/json")])
+                return
+            if mode == "redirect":
+                self.reply(307, b"", [("Location", f"{args.peer}/storage/{ref}")])
+                return
+            body = BLOBS[ref]
+            if mode == "baddigest":
+                body = body.replace(b"amd64", b"arm64")
+            self.reply(200, body, [("Content-Type", "application/octet-stream")])
+
+        def fault(self, mode, n, repo):
+            """Answers the request with the fault of `mode`; True when it did."""
+            if mode in ("redirect", "tokenfail"):
+                if self.headers.get("Authorization") != "Bearer " + TOKEN:
+                    realm = f"http://127.0.0.1:{args.port}/token"
+                    if mode == "tokenfail":
+                        realm += "?tokenfail=1"
+                    value = (f'Bearer realm="{realm}",service="fault",'
+                             f'scope="repository:{repo}:pull"')
+                    self.reply(401, b'{"errors":[{"code":"UNAUTHORIZED"}]}',
+                               [("WWW-Authenticate", value)])
+                    return True
+                return False
+            if mode not in ("err500", "err503", "ratelimit", "stall", "truncate"):
+                return False
+            c = self.count()
+            if n != 0 and c > n:
+                return False
+            if mode == "err500":
+                self.reply(500, b"internal error")
+            elif mode == "err503":
+                self.reply(503, b"unavailable")
+            elif mode == "ratelimit":
+                self.reply(429, b'{"errors":[{"code":"TOOMANYREQUESTS"}]}',
+                           [("Retry-After", "1")])
+            elif mode == "stall":
+                time.sleep(10)
+                self.close_connection = True
+            elif mode == "truncate":
+                body = MANIFEST if "/manifests/" in self.path else CONFIG
+                self.reply(200, body[: len(body) // 2],
+                           [("Content-Type", MANIFEST_TYPE)], length=len(body))
+            return True
+
+        do_HEAD = do_GET
+
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    threading.Timer(args.lifetime, lambda: os._exit(0)).start()
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+# envlock lock and lock --check against a real docker-registry on loopback, real git repositories
+# (by path and by file:// URL) and Megatron-LM's uv.lock.
+. "$REPO/tests/e2e/lib.sh"
+need_tools git skopeo umoci docker-registry curl python3 sha256sum
+FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
+[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+
+# ---- a registry with one image, and a second image to move the tag to
+PORT=$(free_port)
+REG=127.0.0.1:$PORT
+mkdir -p reg
+printf 'version: 0.1\nstorage: {filesystem: {rootdirectory: %s}}\nhttp: {addr: %s}\n' \
+  "$WORK/reg/data" "$REG" > reg/config.yml
+bg docker-registry serve reg/config.yml > reg/log 2>&1
+wait_until 100 curl -sf "http://$REG/v2/" || skip "docker-registry did not start"
+umoci init --layout img >/dev/null
+umoci new --image img:base >/dev/null
+umoci config --image img:base --os linux --architecture amd64 --config.cmd /bin/sh >/dev/null
+umoci config --image img:base --config.label moved=yes --tag moved >/dev/null
+skopeo copy -q --dest-tls-verify=false oci:img:base "docker://$REG/nvidia/pytorch:26.06-py3"
+DIGEST=$(skopeo inspect --tls-verify=false --format '{{.Digest}}' "docker://$REG/nvidia/pytorch:26.06-py3")
+lock() { run_cmd r "$ENVLOCK" lock --insecure-registry "$REG" "$@"; }
+field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): d=d[int(k)] if isinstance(d,list) else d[k]
+print(d)' "$@"; }
+
+# ---- a project: envlock.yaml, the Megatron-LM uv.lock and pyproject.toml, a git repository
+mkdir -p proj
+git_make_repo proj/megatron
+cp "$FIXTURE/uv.lock" "$FIXTURE/pyproject.toml" proj/
+chmod u+w proj/uv.lock proj/pyproject.toml
+write_manifest() { # DIR GIT REF CUDA [IMAGE]
+  cat > "$1/envlock.yaml" <<YAML
+envlock: 1
+image: {name: ml/train, tag: v1, repository: $REG/ml/train}
+base: {image: "${5:-$REG/nvidia/pytorch:26.06-py3}"}
+sources:
+  megatron: {git: "$2", ref: $3}
+python:
+  uv: {version: 0.7.2}
+expect: {cuda: "$4"}
+YAML
+}
+write_manifest proj megatron v2 13.3
+cd proj
+
+lock
+check_eq "$r_rc" 0 "lock: exit 0 ($r_err)"
+check_file envlock.lock.json "lock: envlock.lock.json written"
+check_eq "$(field envlock.lock.json base_image.digest)" "$DIGEST" "lock: digest == skopeo inspect"
+check_eq "$(field envlock.lock.json sources.megatron.commit)" "$(git_commit_id megatron v2)" \
+  "lock: annotated tag by path -> its commit"
+check_eq "$(field envlock.lock.json python.uv_lock.sha256)" "$(sha256sum uv.lock | cut -d' ' -f1)" \
+  "lock: uv.lock sha256"
+check_eq "$(python3 -c 'import json; print(len(json.load(open("envlock.lock.json"))["python"]["uv_lock"]["packages"]))')" \
+  287 "lock: 287 packages"
+check_contains "$r_out" "287 packages" "lock: summary names the packages"
+check_contains "$r_out" "${DIGEST:0:19}" "lock: summary names the digest"
+check_not_contains "$(cat envlock.lock.json)" "$WORK" "lock: no absolute path in the lock"
+
+cp envlock.lock.json first.json
+lock
+check_eq "$r_rc" 0 "lock again: exit 0"
+cmp -s first.json envlock.lock.json && ok "lock twice: identical bytes" || fail "lock twice" "bytes differ"
+(cd .. && run_cmd r "$ENVLOCK" lock --insecure-registry "$REG" -f proj/envlock.yaml; exit "$r_rc")
+check_eq "$?" 0 "lock -f from another folder: exit 0"
+cmp -s first.json envlock.lock.json && ok "lock -f: identical bytes" || fail "lock -f" "bytes differ"
+
+# ---- --check: no drift, then drift in uv.lock, then in the manifest
+lock --check
+check_eq "$r_rc" 0 "check: exit 0"
+check_eq "$r_out" "envlock.lock.json matches envlock.yaml" "check: says it matches"
+OLD_UV=$(sha256sum uv.lock | cut -d' ' -f1)
+cp uv.lock uv.lock.orig
+echo "# edited" >> uv.lock
+NEW_UV=$(sha256sum uv.lock | cut -d' ' -f1)
+lock --check
+check_eq "$r_rc" 1 "check uv.lock edited: exit 1"
+check_eq "$(echo "$r_out" | grep '^drift')" "drift: python.uv_lock.sha256: lock has $OLD_UV, uv.lock is now $NEW_UV" \
+  "check uv.lock edited: the drift line"
+cp uv.lock.orig uv.lock
+OLD_M=$(sha256sum envlock.yaml | cut -d' ' -f1)
+write_manifest . megatron v2 13.4
+NEW_M=$(sha256sum envlock.yaml | cut -d' ' -f1)
+lock --check
+check_eq "$r_rc" 1 "check expect edited: exit 1"
+check_eq "$(echo "$r_out" | grep '^drift')" "drift: expect.cuda: lock has \"13.3\", manifest has \"13.4\"
+drift: manifest.sha256: lock has $OLD_M, envlock.yaml is now $NEW_M" "check expect edited: the drift lines"
+check_contains "$r_out" "envlock.lock.json is out of date (2 drifts); run 'envlock lock'" "check: summary line"
+write_manifest . megatron v2 13.3
+
+# ---- --check --refresh: a moved tag
+skopeo copy -q --dest-tls-verify=false oci:../img:moved "docker://$REG/nvidia/pytorch:26.06-py3"
+MOVED=$(skopeo inspect --tls-verify=false --format '{{.Digest}}' "docker://$REG/nvidia/pytorch:26.06-py3")
+check_ne "$MOVED" "$DIGEST" "retag: the tag now points elsewhere"
+lock --check
+check_eq "$r_rc" 0 "check without refresh: no network, exit 0"
+lock --check --refresh
+check_eq "$r_rc" 1 "check --refresh: exit 1"
+check_eq "$(echo "$r_out" | grep '^drift')" \
+  "drift: base_image.digest: $REG/nvidia/pytorch:26.06-py3 moved from $DIGEST to $MOVED" \
+  "check --refresh: the moved tag"
+lock
+check_eq "$(field envlock.lock.json base_image.digest)" "$MOVED" "relock: the new digest"
+
+# ---- a branch by file:// URL, then moved
+write_manifest . "file://$WORK/proj/megatron" release 13.3
+lock
+check_eq "$r_rc" 0 "lock file:// URL: exit 0 ($r_err)"
+check_eq "$(field envlock.lock.json sources.megatron.commit)" "$(git_commit_id megatron release)" \
+  "lock file:// URL: branch -> its commit"
+OLD_C=$(git_commit_id megatron release)
+git_advance megatron release
+lock --check --refresh
+check_eq "$(echo "$r_out" | grep '^drift')" \
+  "drift: sources.megatron.commit: release moved from $OLD_C to $(git_commit_id megatron release)" \
+  "check --refresh: the moved branch"
+
+# ---- errors
+write_manifest . megatron no-such-tag 13.3
+lock
+check_eq "$r_rc" 2 "unknown ref: exit 2"
+check_eq "$r_err" "envlock: error: sources.megatron: ref 'no-such-tag' not found in megatron" \
+  "unknown ref: message"
+write_manifest . megatron v2 13.3 "$REG/nvidia/pytorch:26.06-py3@$DIGEST"
+lock
+check_eq "$r_rc" 1 "tag@digest the registry disagrees with: exit 1"
+check_eq "$r_err" "envlock: error: base.image: the registry says $REG/nvidia/pytorch:26.06-py3 is $MOVED, the manifest pins $DIGEST" \
+  "tag@digest: message"
+write_manifest . megatron v2 13.3
+echo "imgae: x" >> envlock.yaml
+lock
+check_eq "$r_rc" 2 "bad manifest: exit 2"
+check_contains "$r_err" "envlock.yaml:" "bad manifest: names the file"
+write_manifest . megatron v2 13.3
+lock --check -o nowhere.json
+check_eq "$r_rc" 2 "check without a lock: exit 2"
+check_eq "$r_err" "envlock: error: nowhere.json: no such lock; run 'envlock lock' to create it" \
+  "check without a lock: message"
+lock --refresh
+check_eq "$r_rc" 2 "--refresh without --check: exit 2"
+DOWN=$(free_port)
+write_manifest . megatron v2 13.3 "127.0.0.1:$DOWN/nvidia/pytorch:26.06-py3"
+run_cmd r "$ENVLOCK" lock --insecure-registry "127.0.0.1:$DOWN"
+check_eq "$r_rc" 3 "registry down: exit 3"
+finish
