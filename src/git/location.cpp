@@ -20,9 +20,8 @@ std::string redact_location(std::string_view location) {
   const auto scheme = location.find("://");
   const std::size_t start = scheme == std::string_view::npos ? 0 : scheme + 3;
   const auto slash = location.find('/', start);
-  const auto host_part = location.substr(start, slash == std::string_view::npos
-                                                    ? std::string_view::npos
-                                                    : slash - start);
+  const auto host_part = location.substr(
+      start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
   const auto at = host_part.rfind('@');
   if (at == std::string_view::npos || scheme == std::string_view::npos) {
     // scp-like "git@host:path" names a user but carries no secret.

@@ -119,7 +119,8 @@ Result<std::string> resolve_remote(std::string_view url, std::string_view ref) {
   }
   ENVLOCK_TRY_ASSIGN(const auto heads, list_remote(url));
   const std::string r(ref);
-  for (const std::string& wanted : {"refs/tags/" + r + "^{}", "refs/tags/" + r, "refs/heads/" + r}) {
+  for (const std::string& wanted :
+       {"refs/tags/" + r + "^{}", "refs/tags/" + r, "refs/heads/" + r}) {
     for (const auto& head : heads) {
       if (head.name == wanted) {
         return head.oid;

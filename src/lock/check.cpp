@@ -110,8 +110,8 @@ Status refresh_drift(const manifest::Manifest& manifest, const Lock& lock,
 } // namespace
 
 Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, const Lock& lock,
-                                            const std::filesystem::path& lock_path,
-                                            Refresh refresh, const ImageResolver& resolve) {
+                                            const std::filesystem::path& lock_path, Refresh refresh,
+                                            const ImageResolver& resolve) {
   Lock expected = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, expected.python));
   std::vector<std::string> out;
@@ -125,8 +125,7 @@ Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, 
     }
     if (key == "python") {
       compare_file("python.pyproject_sha256", lock.python.pyproject_sha256,
-                   expected.python.pyproject_sha256, project_file(manifest, "pyproject.toml"),
-                   out);
+                   expected.python.pyproject_sha256, project_file(manifest, "pyproject.toml"), out);
       compare_file("python.uv_lock.sha256", lock.python.uv_lock.sha256,
                    expected.python.uv_lock.sha256, expected.python.uv_lock.path, out);
     }

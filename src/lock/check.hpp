@@ -20,7 +20,7 @@ enum class Refresh { local_only, remote_refs };
 // One line per drift, each "drift: FIELD: ...", in the lock's key order (remote drifts last); empty
 // when the lock matches. Fails only when a file or (with refresh) a remote cannot be read.
 Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, const Lock& lock,
-                                            const std::filesystem::path& lock_path,
-                                            Refresh refresh, const ImageResolver& resolve);
+                                            const std::filesystem::path& lock_path, Refresh refresh,
+                                            const ImageResolver& resolve);
 
 } // namespace envlock::lock

@@ -64,8 +64,9 @@ Lock manifest_fields(const manifest::Manifest& manifest, const std::filesystem::
   lock.python.uv_lock.path = project_file(manifest, "uv.lock");
   lock.build_args = manifest.build.args;
   const auto& e = manifest.expect;
-  lock.expect = Expect{e.cuda,   e.nccl,          e.pytorch, e.python, {e.gpus.count, e.gpus.model},
-                       e.nccl_busbw_gbps, e.host, e.resume};
+  lock.expect =
+      Expect{e.cuda, e.nccl,  e.pytorch, e.python, {e.gpus.count, e.gpus.model}, e.nccl_busbw_gbps,
+             e.host, e.resume};
   lock.enroot = {manifest.enroot.squash_options, manifest.enroot.source_date_epoch};
   return lock;
 }
@@ -100,8 +101,8 @@ Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
   if (!resolved) {
     return with_prefix(std::move(resolved).error(), "base.image: ");
   }
-  return ImagePin{manifest.base.image,   ref.name(),           ref.tag,
-                  resolved->digest,      resolved->media_type, platform,
+  return ImagePin{manifest.base.image,      ref.name(),           ref.tag,
+                  resolved->digest,         resolved->media_type, platform,
                   resolved->platform_digest};
 }
 

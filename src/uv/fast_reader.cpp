@@ -1,7 +1,8 @@
 #include "uv/fast_reader.hpp"
 
+#include "uv/toml_cursor.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <vector>
 
 namespace envlock::uv {
@@ -11,16 +12,9 @@ namespace {
 // Where the keys being read go.
 enum class Scope { top, package, package_source, ignored };
 
-bool is_bare_key_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-';
-}
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-class Reader {
+class Reader : private TomlCursor {
 public:
-  explicit Reader(std::string_view text) : m_text(text) {}
+  explicit Reader(std::string_view text) : TomlCursor(text) {}
 
   bool read_document() {
     while (!at_end()) {
@@ -47,80 +41,14 @@ public:
   RawLock& result() { return m_lock; }
 
 private:
-  [[nodiscard]] bool at_end() const { return m_pos >= m_text.size(); }
-  [[nodiscard]] char peek(std::size_t ahead = 0) const {
-    return m_pos + ahead < m_text.size() ? m_text[m_pos + ahead] : '\0';
-  }
-  void skip_blank() {
-    while (!at_end() && (peek() == ' ' || peek() == '\t')) {
-      ++m_pos;
-    }
-  }
-
-  // Optional comment, then a line end or the end of the text.
-  bool end_of_line() {
-    skip_blank();
-    if (peek() == '#') {
-      while (!at_end() && peek() != '\n') {
-        const auto c = static_cast<unsigned char>(peek());
-        if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f) {
-          return false;
-        }
-        ++m_pos;
-      }
-    }
-    if (peek() == '\r') {
-      ++m_pos;
-      if (peek() != '\n') {
-        return false;
-      }
-    }
-    if (at_end()) {
-      return true;
-    }
-    if (peek() != '\n') {
-      return false;
-    }
-    ++m_pos;
-    return true;
-  }
-
-  // Skips white space, line ends and comments inside an array.
-  bool skip_array_space() {
-    for (;;) {
-      skip_blank();
-      const char c = peek();
-      if (c == '\n' || c == '\r' || c == '#') {
-        if (!end_of_line()) {
-          return false;
-        }
-      } else {
-        return !at_end();
-      }
-    }
-  }
-
-  std::string_view read_bare_key() {
-    const std::size_t start = m_pos;
-    while (!at_end() && is_bare_key_char(peek())) {
-      ++m_pos;
-    }
-    return m_text.substr(start, m_pos - start);
-  }
-
   bool read_header() {
     ++m_pos;
     const bool array = peek() == '[';
     if (array) {
       ++m_pos;
     }
-    const std::size_t start = m_pos;
-    while (!at_end() && (is_bare_key_char(peek()) || peek() == '.')) {
-      ++m_pos;
-    }
-    const std::string_view path = m_text.substr(start, m_pos - start);
-    if (path.empty() || path.front() == '.' || path.back() == '.' ||
-        path.find("..") != std::string_view::npos || peek() != ']') {
+    const std::string_view path = read_dotted_key();
+    if (path.empty() || peek() != ']') {
       return false;
     }
     ++m_pos;
@@ -258,24 +186,9 @@ private:
   }
 
   bool read_integer(Scope scope, std::string_view key) {
-    const std::size_t start = m_pos;
-    if (peek() == '+' || peek() == '-') {
-      ++m_pos;
-    }
-    const std::size_t digits = m_pos;
-    while (is_digit(peek())) {
-      ++m_pos;
-    }
-    const std::size_t count = m_pos - digits;
-    if (count == 0 || count > 18 || (count > 1 && m_text[digits] == '0') || !ends_value()) {
-      return false;
-    }
     std::int64_t value = 0;
-    for (std::size_t i = digits; i < m_pos; ++i) {
-      value = value * 10 + (m_text[i] - '0');
-    }
-    if (m_text[start] == '-') {
-      value = -value;
+    if (!read_int(value)) {
+      return false;
     }
     if (scope == Scope::top && key == "version") {
       m_lock.version = value;
@@ -286,65 +199,6 @@ private:
       return true;
     }
     return !is_recorded(scope, key);
-  }
-
-  // A value ends before blanks, a separator, a comment or the line end.
-  [[nodiscard]] bool ends_value() const {
-    const char c = peek();
-    return at_end() || c == ' ' || c == '\t' || c == ',' || c == ']' || c == '}' || c == '#' ||
-           c == '\n' || c == '\r';
-  }
-
-  // A one-line basic or literal string; `text` is its raw content (escapes not decoded).
-  bool read_string(std::string_view& text, bool& escaped) {
-    const char quote = peek();
-    if (peek(1) == quote && peek(2) == quote) {
-      return false; // multi-line string
-    }
-    ++m_pos;
-    const std::size_t start = m_pos;
-    for (;;) {
-      if (at_end()) {
-        return false;
-      }
-      const auto c = static_cast<unsigned char>(peek());
-      if ((c < 0x20 && c != '\t') || c >= 0x7f) {
-        return false;
-      }
-      if (c == static_cast<unsigned char>(quote)) {
-        break;
-      }
-      if (c == '\\' && quote == '"') {
-        escaped = true;
-        if (!skip_escape()) {
-          return false;
-        }
-        continue;
-      }
-      ++m_pos;
-    }
-    text = m_text.substr(start, m_pos - start);
-    ++m_pos;
-    return true;
-  }
-
-  bool skip_escape() {
-    const char e = peek(1);
-    std::size_t hex = 0;
-    if (e == 'u') {
-      hex = 4;
-    } else if (e == 'U') {
-      hex = 8;
-    } else if (std::string_view("btnfr\"\\").find(e) == std::string_view::npos || e == '\0') {
-      return false;
-    }
-    m_pos += 2;
-    for (std::size_t i = 0; i < hex; ++i, ++m_pos) {
-      if (!std::isxdigit(static_cast<unsigned char>(peek()))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   bool read_array() {
@@ -396,8 +250,6 @@ private:
     }
   }
 
-  std::string_view m_text;
-  std::size_t m_pos = 0;
   RawLock m_lock;
   Scope m_scope = Scope::top;
   std::vector<std::string_view> m_keys;            // keys of the current table

@@ -9,8 +9,7 @@ namespace envlock::uv {
 
 namespace {
 
-Result<lock::UvPackage> finish_package(RawPackage raw, std::string_view origin,
-                                       std::size_t index) {
+Result<lock::UvPackage> finish_package(RawPackage raw, std::string_view origin, std::size_t index) {
   if (!raw.name) {
     return input_error(std::string(origin) + ": package #" + std::to_string(index + 1) +
                        ": missing name");
@@ -28,8 +27,7 @@ Result<lock::UvPackage> finish_package(RawPackage raw, std::string_view origin,
       }
     }
   }
-  return input_error(std::string(origin) + ": package '" + package.name +
-                     "': unknown source kind");
+  return input_error(std::string(origin) + ": package '" + package.name + "': unknown source kind");
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "verify/python_env.hpp"
 #include "verify/record.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace envlock::verify {
@@ -124,11 +125,13 @@ std::vector<CheckResult> probe_packages(const Context& context) {
           {{"name", key}, {"installed", it->second.version}, {"locked", lock_versions}});
     }
   }
-  const std::string expected = std::to_string(locked.size()) + " locked";
-  const std::size_t present = wanted.size() - missing.size();
+  const std::size_t required = static_cast<std::size_t>(
+      std::count_if(wanted.begin(), wanted.end(), [](const auto& w) { return !w.second.empty(); }));
+  const std::string expected = "all " + std::to_string(required) + " installed";
   CheckResult installed_check =
       passed("packages.installed", "locked packages installed", expected,
-             std::to_string(present) + " of " + std::to_string(wanted.size()) + " installed");
+             std::to_string(required - missing.size()) + " of " + std::to_string(required) +
+                 " installed");
   installed_check.details = where;
   installed_check.details["missing"] = missing;
   installed_check.details["mismatched"] = mismatch_list;

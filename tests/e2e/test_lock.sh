@@ -6,13 +6,8 @@ FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
 [ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
 
 # ---- a registry with one image, and a second image to move the tag to
-PORT=$(free_port)
-REG=127.0.0.1:$PORT
-mkdir -p reg
-printf 'version: 0.1\nstorage: {filesystem: {rootdirectory: %s}}\nhttp: {addr: %s}\n' \
-  "$WORK/reg/data" "$REG" > reg/config.yml
-bg docker-registry serve reg/config.yml > reg/log 2>&1
-wait_until 100 curl -sf "http://$REG/v2/" || skip "docker-registry did not start"
+reg_start_plain || skip "docker-registry did not start"
+REG=$REG_PLAIN
 umoci init --layout img >/dev/null
 umoci new --image img:base >/dev/null
 umoci config --image img:base --os linux --architecture amd64 --config.cmd /bin/sh >/dev/null

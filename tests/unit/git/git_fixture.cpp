@@ -24,8 +24,8 @@ std::string run_git(const std::filesystem::path& repo, std::vector<std::string> 
                  {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}};
   const auto result = util::run_process(args, options);
   if (!result || result->exit_code != 0) {
-    throw std::runtime_error("git " + util::join(args, " ") + " failed: " +
-                             (result ? result->err : result.error().message));
+    throw std::runtime_error("git " + util::join(args, " ") +
+                             " failed: " + (result ? result->err : result.error().message));
   }
   return std::string(util::trim(result->out));
 }

@@ -1,0 +1,115 @@
+// `envlock lock`: resolves the manifest into envlock.lock.json; `--check` reports drift
+// (docs/manual/lock.md).
+#include "cli/command.hpp"
+#include "cli/registry_options.hpp"
+#include "lock/check.hpp"
+#include "lock/resolve.hpp"
+#include "manifest/manifest.hpp"
+#include "oci/registry.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace envlock::cli {
+
+namespace {
+
+struct LockOptions {
+  std::string manifest = "envlock.yaml";
+  std::string output; // empty: envlock.lock.json beside the manifest
+  bool check = false;
+  bool refresh = false;
+  oci::RegistryOptions registry;
+};
+
+std::filesystem::path lock_path(const LockOptions& options) {
+  if (!options.output.empty()) {
+    return options.output;
+  }
+  return std::filesystem::path(options.manifest).parent_path() / "envlock.lock.json";
+}
+
+// The registry client is made on first use, so `--check` alone never opens a connection.
+lock::ImageResolver make_resolver(const oci::RegistryOptions& options) {
+  auto client = std::make_shared<std::unique_ptr<oci::RegistryClient>>();
+  return [client, options](const oci::ImageRef& image, std::string_view platform) {
+    if (!*client) {
+      *client = std::make_unique<oci::RegistryClient>(options);
+    }
+    return (*client)->resolve(image, platform);
+  };
+}
+
+std::string short_digest(const std::string& digest) {
+  return digest.substr(0, 19); // "sha256:" and 12 hex digits
+}
+
+Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions& options) {
+  const auto path = lock_path(options);
+  ENVLOCK_TRY_ASSIGN(const lock::Lock result,
+                     lock::resolve_lock(manifest, path, make_resolver(options.registry)));
+  ENVLOCK_TRY(lock::write_lock(path, result));
+  std::cout << "locked " << path.string() << "\n";
+  std::cout << "  base image " << result.base_image.name << ":" << result.base_image.tag << " @ "
+            << short_digest(result.base_image.digest) << "\n";
+  for (const auto& [name, pin] : result.sources) {
+    std::cout << "  source " << name << " " << pin.ref << " @ " << pin.commit.substr(0, 12) << "\n";
+  }
+  std::cout << "  " << result.python.uv_lock.path << ": " << result.python.uv_lock.packages.size()
+            << " packages\n";
+  return ExitCode::ok;
+}
+
+Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions& options) {
+  const auto path = lock_path(options);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    return input_error(path.string() + ": no such lock; run 'envlock lock' to create it");
+  }
+  ENVLOCK_TRY_ASSIGN(const lock::Lock existing, lock::read_lock(path));
+  const auto refresh = options.refresh ? lock::Refresh::remote_refs : lock::Refresh::local_only;
+  ENVLOCK_TRY_ASSIGN(const auto drifts, lock::find_drift(manifest, existing, path, refresh,
+                                                         make_resolver(options.registry)));
+  for (const auto& line : drifts) {
+    std::cout << line << "\n";
+  }
+  if (!drifts.empty()) {
+    std::cout << path.string() << " is out of date (" << drifts.size()
+              << (drifts.size() == 1 ? " drift" : " drifts") << "); run 'envlock lock'\n";
+    return ExitCode::failed;
+  }
+  std::cout << path.string() << " matches " << options.manifest << "\n";
+  return ExitCode::ok;
+}
+
+Result<ExitCode> run_lock(const LockOptions& options) {
+  if (options.refresh && !options.check) {
+    return input_error("--refresh needs --check");
+  }
+  ENVLOCK_TRY_ASSIGN(const manifest::Manifest manifest, manifest::load_manifest(options.manifest));
+  if (options.check) {
+    return run_check(manifest, options);
+  }
+  return run_write(manifest, options);
+}
+
+Runner setup(CLI::App& app) {
+  auto options = std::make_shared<LockOptions>();
+  app.add_option("-f,--file", options->manifest, "The manifest (default: envlock.yaml)");
+  app.add_option("-o,--output", options->output,
+                 "The lock to write or check (default: envlock.lock.json beside the manifest)");
+  app.add_flag("--check", options->check,
+               "Do not write: exit 1 naming each field where the lock and the manifest differ");
+  app.add_flag("--refresh", options->refresh,
+               "With --check: also resolve the base image's tag and the git refs again");
+  add_registry_options(app, options->registry);
+  return [options] { return run_lock(*options); };
+}
+
+const RegisterCommand k_register{
+    {"lock", "Resolve the manifest into envlock.lock.json (--check: report drift)", setup}};
+
+} // namespace
+
+} // namespace envlock::cli
