@@ -73,8 +73,8 @@ Result<nlohmann::json> read_json_mapping(const Reader& reader, const Field& map,
 
 Result<Expect> read_expect(const Reader& reader, const Field& field) {
   ENVLOCK_TRY(reader.mapping(field));
-  ENVLOCK_TRY(reader.only_keys(field, {"cuda", "nccl", "pytorch", "python", "gpus",
-                                       "nccl_busbw_gbps", "host", "resume"}));
+  ENVLOCK_TRY(reader.only_keys(
+      field, {"cuda", "nccl", "pytorch", "python", "gpus", "nccl_busbw_gbps", "host", "resume"}));
   Expect expect;
   ENVLOCK_TRY_ASSIGN(expect.cuda,
                      read_version(reader, field, "cuda", is_major_minor, "MAJOR.MINOR, e.g. 13.3"));

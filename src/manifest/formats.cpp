@@ -8,9 +8,15 @@ namespace envlock::manifest {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_lower_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z'); }
-bool is_alnum(char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_lower_alnum(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z');
+}
+bool is_alnum(char c) {
+  return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
 
 bool all_digits(std::string_view text) {
   if (text.empty()) {
@@ -84,9 +90,13 @@ bool is_path_component(std::string_view text) {
 
 } // namespace
 
-bool is_major_minor(std::string_view text) { return is_dotted_numbers(text, 2); }
+bool is_major_minor(std::string_view text) {
+  return is_dotted_numbers(text, 2);
+}
 
-bool is_major_minor_patch(std::string_view text) { return is_dotted_numbers(text, 3); }
+bool is_major_minor_patch(std::string_view text) {
+  return is_dotted_numbers(text, 3);
+}
 
 bool is_version_prefix(std::string_view text) {
   const std::size_t first_dot = text.find('.');
@@ -110,7 +120,9 @@ bool is_version_prefix(std::string_view text) {
   return true;
 }
 
-bool is_sha256_hex(std::string_view text) { return text.size() == 64 && util::is_hex(text); }
+bool is_sha256_hex(std::string_view text) {
+  return text.size() == 64 && util::is_hex(text);
+}
 
 bool is_platform(std::string_view text) {
   const auto parts = util::split(text, '/');

@@ -26,8 +26,8 @@ Status read_schema_version(const Reader& reader, const Field& root) {
 
 Status read_sections(const Reader& reader, const Field& root, Manifest& manifest) {
   ENVLOCK_TRY(read_schema_version(reader, root));
-  ENVLOCK_TRY(reader.only_keys(root, {"envlock", "image", "base", "sources", "python", "build",
-                                      "expect", "enroot"}));
+  ENVLOCK_TRY(reader.only_keys(
+      root, {"envlock", "image", "base", "sources", "python", "build", "expect", "enroot"}));
   ENVLOCK_TRY_ASSIGN(const Field image, reader.require(root, "image"));
   ENVLOCK_TRY_ASSIGN(manifest.image, read_image(reader, image));
   ENVLOCK_TRY_ASSIGN(const Field base, reader.require(root, "base"));

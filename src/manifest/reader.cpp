@@ -11,7 +11,9 @@ namespace envlock::manifest {
 
 namespace {
 
-std::string quoted(const std::string& path) { return "'" + path + "'"; }
+std::string quoted(const std::string& path) {
+  return "'" + path + "'";
+}
 
 std::string child_path(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
@@ -19,7 +21,9 @@ std::string child_path(const std::string& parent, const std::string& key) {
 
 } // namespace
 
-Field root_field(const YAML::Node& document) { return Field{"", YAML::Node(), document}; }
+Field root_field(const YAML::Node& document) {
+  return Field{"", YAML::Node(), document};
+}
 
 Error Reader::error(const Field& field, std::string_view message) const {
   const bool at_key = !field.key.Mark().is_null() && field.value.IsNull();
@@ -125,8 +129,8 @@ Result<double> Reader::number(const Field& field) const {
   }
   const auto value = parse_number(field.value.Scalar());
   if (!value || !std::isfinite(*value)) {
-    return error(field, quoted(field.path) + " must be a finite number, got " +
-                            field.value.Scalar());
+    return error(field,
+                 quoted(field.path) + " must be a finite number, got " + field.value.Scalar());
   }
   return *value;
 }

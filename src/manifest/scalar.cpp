@@ -183,8 +183,8 @@ bool is_supported_tag(const std::string& tag) {
   if (tag.empty() || tag == "?" || tag == "!") {
     return true;
   }
-  constexpr std::array<std::string_view, 7> k_core = {"str",   "int", "float", "bool",
-                                                      "null",  "map", "seq"};
+  constexpr std::array<std::string_view, 7> k_core = {"str",  "int", "float", "bool",
+                                                      "null", "map", "seq"};
   for (const auto name : k_core) {
     if (tag == std::string(k_core_prefix) + std::string(name)) {
       return true;

@@ -58,9 +58,8 @@ std::string mask_url_credentials(std::string_view line) {
     out += line.substr(pos, authority - pos);
     // The authority ends at the first '/', white space or quote; userinfo ends at its last '@'.
     const std::size_t end = line.find_first_of("/ \t\"'", authority);
-    const std::string_view host_part =
-        line.substr(authority, end == std::string_view::npos ? std::string_view::npos
-                                                              : end - authority);
+    const std::string_view host_part = line.substr(
+        authority, end == std::string_view::npos ? std::string_view::npos : end - authority);
     const std::size_t at = host_part.rfind('@');
     if (at != std::string_view::npos) {
       out += "***";

@@ -37,8 +37,8 @@ public:
     }
     if (node.IsMap() || node.IsSequence()) {
       if (depth > k_max_depth) {
-        return m_source.error_at(location_of(node), "nesting deeper than " +
-                                                        std::to_string(k_max_depth) + " levels");
+        return m_source.error_at(location_of(node),
+                                 "nesting deeper than " + std::to_string(k_max_depth) + " levels");
       }
     }
     if (node.IsSequence()) {

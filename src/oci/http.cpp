@@ -101,9 +101,12 @@ Retry retry_for(CURLcode code) {
   }
 }
 
+long stall_seconds(const HttpRequest& request) {
+  return std::max<long>(1, static_cast<long>(request.timeout.count() / 1000));
+}
+
 Status configure(CURL* h, const HttpRequest& request, const std::string& url,
                  const curl::Headers& headers, Transfer& transfer, char* error_buffer) {
-  const long stall_seconds = std::max<long>(1, static_cast<long>(request.timeout.count() / 1000));
   ENVLOCK_TRY(curl::set(h, CURLOPT_URL, url.c_str(), "URL"));
   ENVLOCK_TRY(curl::set(h, CURLOPT_PROTOCOLS_STR, "http,https", "PROTOCOLS_STR"));
   ENVLOCK_TRY(curl::set(h, CURLOPT_NOSIGNAL, 1L, "NOSIGNAL"));
@@ -118,7 +121,7 @@ Status configure(CURL* h, const HttpRequest& request, const std::string& url,
   ENVLOCK_TRY(curl::set(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.timeout.count()),
                         "CONNECTTIMEOUT_MS"));
   ENVLOCK_TRY(curl::set(h, CURLOPT_LOW_SPEED_LIMIT, 1L, "LOW_SPEED_LIMIT"));
-  ENVLOCK_TRY(curl::set(h, CURLOPT_LOW_SPEED_TIME, stall_seconds, "LOW_SPEED_TIME"));
+  ENVLOCK_TRY(curl::set(h, CURLOPT_LOW_SPEED_TIME, stall_seconds(request), "LOW_SPEED_TIME"));
   ENVLOCK_TRY(curl::set(h, CURLOPT_USERAGENT, "envlock/" ENVLOCK_VERSION, "USERAGENT"));
   ENVLOCK_TRY(curl::set(h, CURLOPT_HTTPHEADER, headers.get(), "HTTPHEADER"));
   ENVLOCK_TRY(curl::set(h, CURLOPT_HEADERFUNCTION, &on_header, "HEADERFUNCTION"));
@@ -159,8 +162,11 @@ Result<HttpOutcome> perform_once(const HttpRequest& request, const std::string& 
   }
   HttpOutcome outcome;
   if (rc != CURLE_OK) {
-    const std::string detail =
+    std::string detail =
         error_buffer[0] != '\0' ? std::string(error_buffer.data()) : curl_easy_strerror(rc);
+    if (rc == CURLE_OPERATION_TIMEDOUT && detail.starts_with("Operation too slow")) {
+      detail = "stalled: no data for " + std::to_string(stall_seconds(request)) + " s";
+    }
     outcome.transport = TransportError{detail, retry_for(rc)};
   } else if (curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &transfer.response.status) !=
              CURLE_OK) {

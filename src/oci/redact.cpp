@@ -10,15 +10,15 @@ namespace envlock::oci {
 
 namespace {
 
-// Query keys whose values are secrets (signed storage URLs, token endpoints), matched as
-// substrings of the lowercased key.
+// Query keys whose values are secrets (token endpoints, signed storage URLs): these names, and
+// any key ending in one of them ("x-amz-signature", "refresh_token").
 constexpr std::array<std::string_view, 9> k_secret_keys = {
     "token", "password", "passwd", "secret", "signature", "sig", "credential", "key", "auth"};
 
 bool is_secret_key(std::string_view key) {
   const std::string lower = util::to_lower(key);
   return std::any_of(k_secret_keys.begin(), k_secret_keys.end(),
-                     [&](std::string_view word) { return lower.find(word) != std::string::npos; });
+                     [&](std::string_view word) { return std::string_view(lower).ends_with(word); });
 }
 
 std::string redact_query(std::string_view query) {

@@ -40,8 +40,7 @@ bool is_dir(const fs::path& path) {
 } // namespace
 
 Context::Context(const lock::Lock& lock, const VerifyOptions& options)
-    : m_lock(lock), m_options(options),
-      m_mode(options.root.empty() ? Mode::live : Mode::offline),
+    : m_lock(lock), m_options(options), m_mode(options.root.empty() ? Mode::live : Mode::offline),
       m_root(options.root.empty() ? fs::path("/") : options.root) {
   if (m_mode == Mode::offline) {
     if (auto text = util::read_file_limited(at("/etc/environment"), 1 << 20)) {
@@ -69,16 +68,16 @@ Context::Context(const lock::Lock& lock, const VerifyOptions& options)
       }
     }
   }
-  for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda/lib", "/lib/x86_64-linux-gnu",
-                          "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-                          "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib64",
-                          "/lib", "/usr/local/lib"}) {
+  for (const char* dir :
+       {"/usr/local/cuda/lib64", "/usr/local/cuda/lib", "/lib/x86_64-linux-gnu",
+        "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+        "/usr/lib64", "/usr/lib", "/lib64", "/lib", "/usr/local/lib"}) {
     image_dirs.emplace_back(dir);
   }
   for (const auto& dir : image_dirs) {
     fs::path host = at(dir);
-    if (is_dir(host) && std::find(m_library_dirs.begin(), m_library_dirs.end(), host) ==
-                            m_library_dirs.end()) {
+    if (is_dir(host) &&
+        std::find(m_library_dirs.begin(), m_library_dirs.end(), host) == m_library_dirs.end()) {
       m_library_dirs.push_back(std::move(host));
     }
   }
@@ -157,8 +156,8 @@ CheckResult passed(std::string id, std::string title, std::string expected, std:
 
 CheckResult failed(std::string id, std::string title, std::string expected, std::string found,
                    std::string reason) {
-  CheckResult result = passed(std::move(id), std::move(title), std::move(expected),
-                              std::move(found));
+  CheckResult result =
+      passed(std::move(id), std::move(title), std::move(expected), std::move(found));
   result.outcome = Outcome::fail;
   result.reason = std::move(reason);
   return result;

@@ -52,18 +52,21 @@ Result<Gemm> Gemm::plan(const Api& api, std::uint64_t m, std::uint64_t n, std::u
                         std::size_t workspace_bytes) {
   Gemm gemm(&api);
   ENVLOCK_TRY(check(api.create(&gemm.m_handle), "cublasLtCreate"));
-  ENVLOCK_TRY(check(api.desc_create(&gemm.m_desc, k_compute_32f, k_r_32f),
-                    "cublasLtMatmulDescCreate"));
+  ENVLOCK_TRY(
+      check(api.desc_create(&gemm.m_desc, k_compute_32f, k_r_32f), "cublasLtMatmulDescCreate"));
   const auto ld = [](std::uint64_t rows) { return static_cast<std::int64_t>(rows); };
-  ENVLOCK_TRY(check(api.layout_create(&gemm.m_a, k_r_16bf, m, k, ld(m)), "cublasLtMatrixLayoutCreate"));
-  ENVLOCK_TRY(check(api.layout_create(&gemm.m_b, k_r_16bf, k, n, ld(k)), "cublasLtMatrixLayoutCreate"));
-  ENVLOCK_TRY(check(api.layout_create(&gemm.m_d, k_r_16bf, m, n, ld(m)), "cublasLtMatrixLayoutCreate"));
+  ENVLOCK_TRY(
+      check(api.layout_create(&gemm.m_a, k_r_16bf, m, k, ld(m)), "cublasLtMatrixLayoutCreate"));
+  ENVLOCK_TRY(
+      check(api.layout_create(&gemm.m_b, k_r_16bf, k, n, ld(k)), "cublasLtMatrixLayoutCreate"));
+  ENVLOCK_TRY(
+      check(api.layout_create(&gemm.m_d, k_r_16bf, m, n, ld(m)), "cublasLtMatrixLayoutCreate"));
   Preference preference = nullptr;
   ENVLOCK_TRY(check(api.pref_create(&preference), "cublasLtMatmulPreferenceCreate"));
   const std::uint64_t workspace = workspace_bytes;
-  Status set = check(api.pref_set_attribute(preference, k_pref_max_workspace, &workspace,
-                                            sizeof workspace),
-                     "cublasLtMatmulPreferenceSetAttribute");
+  Status set =
+      check(api.pref_set_attribute(preference, k_pref_max_workspace, &workspace, sizeof workspace),
+            "cublasLtMatmulPreferenceSetAttribute");
   HeuristicResult result{};
   int found = 0;
   if (set) {

@@ -30,10 +30,10 @@ struct HeuristicResult {
   int reserved[4]; // NOLINT(modernize-avoid-c-arrays): the ABI's layout
 };
 
-inline constexpr int k_compute_32f = 68;        // CUBLAS_COMPUTE_32F
-inline constexpr int k_r_32f = 0;               // CUDA_R_32F
-inline constexpr int k_r_16bf = 14;             // CUDA_R_16BF
-inline constexpr int k_pref_max_workspace = 1;  // CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
+inline constexpr int k_compute_32f = 68;       // CUBLAS_COMPUTE_32F
+inline constexpr int k_r_32f = 0;              // CUDA_R_32F
+inline constexpr int k_r_16bf = 14;            // CUDA_R_16BF
+inline constexpr int k_pref_max_workspace = 1; // CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
 
 struct Api {
   Status_ (*create)(Handle*) = nullptr;

@@ -71,7 +71,8 @@ Status check(const Api& api, CuResult status, const char* what) {
     text = "unknown error";
   }
   if (api.get_error_name == nullptr || api.get_error_name(status, &name) != 0 || name == nullptr) {
-    return env_error(std::string(what) + ": " + text + " (CUresult " + std::to_string(status) + ")");
+    return env_error(std::string(what) + ": " + text + " (CUresult " + std::to_string(status) +
+                     ")");
   }
   return env_error(std::string(what) + ": " + text + " (" + name + ")");
 }

@@ -24,10 +24,10 @@ struct CuUuid {
   unsigned char bytes[16]; // NOLINT(modernize-avoid-c-arrays): the ABI's layout
 };
 
-inline constexpr int k_attribute_sm_count = 16;           // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-inline constexpr int k_attribute_cc_major = 75;           // ..._COMPUTE_CAPABILITY_MAJOR
-inline constexpr int k_attribute_cc_minor = 76;           // ..._COMPUTE_CAPABILITY_MINOR
-inline constexpr unsigned k_stream_non_blocking = 1;      // CU_STREAM_NON_BLOCKING
+inline constexpr int k_attribute_sm_count = 16;      // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+inline constexpr int k_attribute_cc_major = 75;      // ..._COMPUTE_CAPABILITY_MAJOR
+inline constexpr int k_attribute_cc_minor = 76;      // ..._COMPUTE_CAPABILITY_MINOR
+inline constexpr unsigned k_stream_non_blocking = 1; // CU_STREAM_NON_BLOCKING
 
 // The driver's entry points used by the verifier, resolved once.
 struct Api {
@@ -77,7 +77,8 @@ struct Driver {
 Result<Driver> load_driver();
 
 // Turns a driver status into a Status: ok for CUDA_SUCCESS, otherwise an environment error
-// "WHAT: <error string> (<error name>)", e.g. "cuMemAlloc: out of memory (CUDA_ERROR_OUT_OF_MEMORY)".
+// "WHAT: <error string> (<error name>)", e.g. "cuMemAlloc: out of memory
+// (CUDA_ERROR_OUT_OF_MEMORY)".
 Status check(const Api& api, CuResult status, const char* what);
 
 // The driver's version code (1000*major + 10*minor) as "MAJOR.MINOR", e.g. 13000 -> "13.0".

@@ -52,8 +52,8 @@ DeviceBuffer::~DeviceBuffer() {
 
 Result<Stream> Stream::create(const Api& api) {
   Stream stream;
-  ENVLOCK_TRY(check(api, api.stream_create(&stream.m_stream, k_stream_non_blocking),
-                    "cuStreamCreate"));
+  ENVLOCK_TRY(
+      check(api, api.stream_create(&stream.m_stream, k_stream_non_blocking), "cuStreamCreate"));
   stream.m_api = &api;
   return stream;
 }

@@ -66,7 +66,8 @@ public:
   static Result<Stream> create(const Api& api);
   Stream() = default;
   Stream(Stream&& other) noexcept
-      : m_api(std::exchange(other.m_api, nullptr)), m_stream(std::exchange(other.m_stream, nullptr)) {}
+      : m_api(std::exchange(other.m_api, nullptr)),
+        m_stream(std::exchange(other.m_stream, nullptr)) {}
   Stream& operator=(Stream&&) = delete;
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -84,7 +85,8 @@ public:
   // Fails with the driver's error for cuEventCreate.
   static Result<Event> create(const Api& api);
   Event(Event&& other) noexcept
-      : m_api(std::exchange(other.m_api, nullptr)), m_event(std::exchange(other.m_event, nullptr)) {}
+      : m_api(std::exchange(other.m_api, nullptr)), m_event(std::exchange(other.m_event, nullptr)) {
+  }
   Event& operator=(Event&&) = delete;
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
@@ -103,7 +105,8 @@ public:
   // Fails with the driver's error for cuModuleLoadData (e.g. no code for this GPU).
   static Result<Module> load(const Api& api, const void* image);
   Module(Module&& other) noexcept
-      : m_api(std::exchange(other.m_api, nullptr)), m_module(std::exchange(other.m_module, nullptr)) {}
+      : m_api(std::exchange(other.m_api, nullptr)),
+        m_module(std::exchange(other.m_module, nullptr)) {}
   Module& operator=(Module&&) = delete;
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;

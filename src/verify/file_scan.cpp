@@ -19,7 +19,8 @@ constexpr std::size_t k_tail = 64; // bytes kept after a match for the version t
 // A read-only file descriptor, closed on scope exit.
 class Fd {
 public:
-  explicit Fd(const std::filesystem::path& path) : m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  explicit Fd(const std::filesystem::path& path)
+      : m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   ~Fd() {

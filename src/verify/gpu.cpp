@@ -26,8 +26,8 @@ std::vector<CheckResult> all_checks(Outcome outcome, const std::string& reason) 
   for (const auto& id : k_check_ids) {
     CheckResult check;
     check.id = id;
-    check.title = id == "gpu.count"   ? "GPU count"
-                  : id == "gpu.model" ? "GPU model"
+    check.title = id == "gpu.count"        ? "GPU count"
+                  : id == "gpu.model"      ? "GPU model"
                   : id == "nccl.allreduce" ? "NCCL all-reduce known answer"
                                            : "NCCL all-reduce bus bandwidth";
     check.outcome = outcome;
@@ -57,8 +57,8 @@ CheckResult count_check(const lock::Lock& lock, const cuda::Driver& driver, int 
                     {"uuid", device.uuid},
                     {"name", device.name},
                     {"sm_count", device.sm_count},
-                    {"compute_capability", std::to_string(device.cc_major) + "." +
-                                               std::to_string(device.cc_minor)},
+                    {"compute_capability",
+                     std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor)},
                     {"memory_bytes", device.memory_bytes}});
   }
   check.details["uuids"] = uuids;
@@ -133,16 +133,16 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
     std::vector<std::jthread> threads;
     for (std::size_t i = 0; i < devices->size(); ++i) {
       threads.emplace_back([&, i]() {
-        per_device[i] = device_checks(api, (*devices)[i], blas ? &*blas : nullptr, blas_error,
-                                      sizes);
+        per_device[i] =
+            device_checks(api, (*devices)[i], blas ? &*blas : nullptr, blas_error, sizes);
       });
     }
   }
   for (auto& results : per_device) {
     checks.insert(checks.end(), results.begin(), results.end());
   }
-  auto nccl_checks = allreduce_checks(api, lock, *devices, nccl ? &*nccl : nullptr, nccl_error,
-                                      options);
+  auto nccl_checks =
+      allreduce_checks(api, lock, *devices, nccl ? &*nccl : nullptr, nccl_error, options);
   checks.insert(checks.end(), nccl_checks.begin(), nccl_checks.end());
   return checks;
 }

@@ -19,7 +19,7 @@ struct GpuOptions {
   std::vector<int> devices;          // empty: all visible devices
   std::uint64_t sweep_min = 1 << 20; // all-reduce sweep, bytes
   std::uint64_t sweep_max = std::uint64_t{1} << 30;
-  bool quick = false;                // smaller sizes, for tests
+  bool quick = false; // smaller sizes, for tests
   // site-packages folders whose nvidia/*/lib and torch/lib hold the NCCL and cuBLASLt PyTorch
   // loads (verify-core passes its --site-packages / found environments); empty: the defaults of
   // python_library_dirs (VIRTUAL_ENV, UV_PROJECT_ENVIRONMENT, /opt/venv, python3 on PATH).

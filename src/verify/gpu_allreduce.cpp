@@ -68,8 +68,8 @@ Status known_answer(const cuda::Api& api, const nccl::Api& nccl, const nccl::Com
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     ENVLOCK_TRY(ranks[r].context.make_current());
     const auto bits = known::float_bits(static_cast<float>(r + 1));
-    ENVLOCK_TRY(cuda::check(api, api.memset_d32(ranks[r].send.ptr(), bits, k_check_floats),
-                            "cuMemsetD32"));
+    ENVLOCK_TRY(
+        cuda::check(api, api.memset_d32(ranks[r].send.ptr(), bits, k_check_floats), "cuMemsetD32"));
   }
   ENVLOCK_TRY(all_reduce(nccl, comms, ranks, k_check_floats));
   ENVLOCK_TRY(synchronize(api, ranks));
@@ -78,14 +78,13 @@ Status known_answer(const cuda::Api& api, const nccl::Api& nccl, const nccl::Com
   std::vector<float> found(k_check_floats);
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     ENVLOCK_TRY(ranks[r].context.make_current());
-    ENVLOCK_TRY(cuda::check(api, api.memcpy_dtoh(found.data(), ranks[r].recv.ptr(),
-                                                 found.size() * sizeof(float)),
-                            "cuMemcpyDtoH"));
+    ENVLOCK_TRY(cuda::check(
+        api, api.memcpy_dtoh(found.data(), ranks[r].recv.ptr(), found.size() * sizeof(float)),
+        "cuMemcpyDtoH"));
     const Mismatches wrong = allreduce_mismatches(found, expected);
     if (wrong.count > 0) {
       check.outcome = Outcome::fail;
-      check.found = "GPU " + std::to_string(r) + " read " +
-                    std::to_string(found[wrong.first]);
+      check.found = "GPU " + std::to_string(r) + " read " + std::to_string(found[wrong.first]);
       check.reason = std::to_string(wrong.count) + " wrong elements on GPU " + std::to_string(r);
       return {};
     }
@@ -109,7 +108,8 @@ Result<double> time_size(const cuda::Api& api, const nccl::Api& nccl,
     ENVLOCK_TRY(rank.context.make_current());
     ENVLOCK_TRY_ASSIGN(auto start, cuda::Event::create(api));
     ENVLOCK_TRY_ASSIGN(auto stop, cuda::Event::create(api));
-    ENVLOCK_TRY(cuda::check(api, api.event_record(start.get(), rank.stream.get()), "cuEventRecord"));
+    ENVLOCK_TRY(
+        cuda::check(api, api.event_record(start.get(), rank.stream.get()), "cuEventRecord"));
     starts.push_back(std::move(start));
     stops.push_back(std::move(stop));
   }
@@ -119,8 +119,8 @@ Result<double> time_size(const cuda::Api& api, const nccl::Api& nccl,
   double slowest = 0;
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     ENVLOCK_TRY(ranks[r].context.make_current());
-    ENVLOCK_TRY(cuda::check(api, api.event_record(stops[r].get(), ranks[r].stream.get()),
-                            "cuEventRecord"));
+    ENVLOCK_TRY(
+        cuda::check(api, api.event_record(stops[r].get(), ranks[r].stream.get()), "cuEventRecord"));
   }
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     ENVLOCK_TRY(ranks[r].context.make_current());
@@ -143,7 +143,9 @@ Status sweep(const cuda::Api& api, const nccl::Api& nccl, const nccl::Communicat
     check.figures.push_back({"time_" + label, seconds * 1e6, "us"});
     check.figures.push_back({"algbw_" + label, algbw, "GB/s"});
     check.figures.push_back({"busbw_" + label, last_busbw, "GB/s"});
-    rows.push_back({{"bytes", bytes}, {"time_us", seconds * 1e6}, {"algbw_gbps", algbw},
+    rows.push_back({{"bytes", bytes},
+                    {"time_us", seconds * 1e6},
+                    {"algbw_gbps", algbw},
                     {"busbw_gbps", last_busbw}});
   }
   check.details["sweep"] = rows;

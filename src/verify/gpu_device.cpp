@@ -35,8 +35,8 @@ Status run_known_answer(const cuda::Api& api, const SmokeKernels& kernels, std::
   const auto grid = static_cast<unsigned>((elements + k_block - 1) / k_block);
   ENVLOCK_TRY(launch(api, kernels.known_answer, grid, k_block, nullptr, {&ptr, &count}));
   std::vector<std::uint32_t> found(elements);
-  ENVLOCK_TRY(cuda::check(api, api.memcpy_dtoh(found.data(), out.ptr(), out.bytes()),
-                          "cuMemcpyDtoH"));
+  ENVLOCK_TRY(
+      cuda::check(api, api.memcpy_dtoh(found.data(), out.ptr(), out.bytes()), "cuMemcpyDtoH"));
   const Mismatches wrong = known_answer_mismatches(found);
   check.expected = std::to_string(elements) + " known answers";
   check.found = std::to_string(elements - wrong.count) + " correct";
@@ -44,9 +44,8 @@ Status run_known_answer(const cuda::Api& api, const SmokeKernels& kernels, std::
     check.outcome = Outcome::fail;
     check.reason = std::to_string(wrong.count) + " wrong answers, first at element " +
                    std::to_string(wrong.first);
-    check.details["first_wrong"] = {{"index", wrong.first},
-                                    {"found", wrong.first_found},
-                                    {"expected", wrong.first_expected}};
+    check.details["first_wrong"] = {
+        {"index", wrong.first}, {"found", wrong.first_found}, {"expected", wrong.first_expected}};
   } else {
     check.outcome = Outcome::pass;
   }
@@ -66,11 +65,12 @@ Status run_bandwidth(const cuda::Api& api, const SmokeKernels& kernels, std::siz
   const auto copy = [&]() {
     return launch(api, kernels.copy, grid, k_block, stream.get(), {&from, &to, &vectors});
   };
-  ENVLOCK_TRY_ASSIGN(double seconds, time_iterations(api, stream.get(), k_copy_warmup,
-                                                     k_copy_iterations, copy));
+  ENVLOCK_TRY_ASSIGN(double seconds,
+                     time_iterations(api, stream.get(), k_copy_warmup, k_copy_iterations, copy));
   std::array<std::uint32_t, 2> ends{};
   ENVLOCK_TRY(cuda::check(api, api.memcpy_dtoh(&ends[0], dst.ptr(), 4), "cuMemcpyDtoH"));
-  ENVLOCK_TRY(cuda::check(api, api.memcpy_dtoh(&ends[1], dst.ptr() + bytes - 4, 4), "cuMemcpyDtoH"));
+  ENVLOCK_TRY(
+      cuda::check(api, api.memcpy_dtoh(&ends[1], dst.ptr() + bytes - 4, 4), "cuMemcpyDtoH"));
   const double tbps = gbps(2.0 * static_cast<double>(bytes), seconds) / 1000.0;
   check.figures.push_back({"copy_bandwidth", tbps, "TB/s"});
   check.details["bytes_per_copy"] = 2 * bytes;
@@ -161,9 +161,9 @@ Result<std::vector<DeviceInfo>> list_devices(const cuda::Api& api,
     info.ordinal = ordinal;
     ENVLOCK_TRY(cuda::check(api, api.device_get(&info.device, ordinal), "cuDeviceGet"));
     std::array<char, 256> name{};
-    ENVLOCK_TRY(cuda::check(api, api.device_get_name(name.data(), static_cast<int>(name.size()),
-                                                     info.device),
-                            "cuDeviceGetName"));
+    ENVLOCK_TRY(cuda::check(
+        api, api.device_get_name(name.data(), static_cast<int>(name.size()), info.device),
+        "cuDeviceGetName"));
     info.name = name.data();
     cuda::CuUuid uuid{};
     ENVLOCK_TRY(cuda::check(api, api.device_get_uuid(&uuid, info.device), "cuDeviceGetUuid"));

@@ -30,7 +30,8 @@ CheckResult new_check(std::string id, std::string title);
 
 // The visible devices (all, or those of `ordinals`). Fails with the driver's error, or an input
 // error "no GPU N: M visible" for an ordinal out of range.
-Result<std::vector<DeviceInfo>> list_devices(const cuda::Api& api, const std::vector<int>& ordinals);
+Result<std::vector<DeviceInfo>> list_devices(const cuda::Api& api,
+                                             const std::vector<int>& ordinals);
 
 // The sizes the device checks use; smaller ones under GpuOptions::quick.
 struct DeviceSizes {

@@ -18,8 +18,8 @@ double allreduce_busbw(double algbw, int ranks) {
 }
 
 double gemm_tflops(std::uint64_t m, std::uint64_t n, std::uint64_t k, double seconds) {
-  const double operations = 2.0 * static_cast<double>(m) * static_cast<double>(n) *
-                            static_cast<double>(k);
+  const double operations =
+      2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   return seconds > 0 ? operations / seconds / 1e12 : 0.0;
 }
 

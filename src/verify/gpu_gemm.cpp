@@ -4,8 +4,8 @@
 #include "verify/gpu_known_answer.hpp"
 #include "verify/gpu_timer.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -63,8 +63,8 @@ Result<Product> make_product(const cuda::Api& api, const SmokeKernels& kernels,
 }
 
 Status run_once(const Product& product, cuda::CuStream stream) {
-  return product.gemm.run(product.ops.a.address(), product.ops.b.address(),
-                          product.ops.d.address(), product.workspace.address(), stream);
+  return product.gemm.run(product.ops.a.address(), product.ops.b.address(), product.ops.d.address(),
+                          product.workspace.address(), stream);
 }
 
 // Whether entry (row, col) of the product, `found`, is within tolerance of the FP64 reference.
@@ -130,21 +130,21 @@ Status run_gemm_check(const cuda::Api& api, const SmokeKernels& kernels,
   ENVLOCK_TRY_ASSIGN(auto product, make_product(api, kernels, blas.api, n));
   ENVLOCK_TRY_ASSIGN(auto sampled_errors, product_errors(api, product, Entries::sampled, worst));
   errors += sampled_errors;
-  check.details["checked"] = {{"full", std::to_string(small) + "^3"},
-                              {"sampled", std::to_string(k_samples) + " entries of " +
-                                              std::to_string(n) + "^3"},
-                              {"max_abs_error", worst}};
+  check.details["checked"] = {
+      {"full", std::to_string(small) + "^3"},
+      {"sampled", std::to_string(k_samples) + " entries of " + std::to_string(n) + "^3"},
+      {"max_abs_error", worst}};
   ENVLOCK_TRY_ASSIGN(auto stream, cuda::Stream::create(api));
   const auto run = [&]() { return run_once(product, stream.get()); };
-  ENVLOCK_TRY_ASSIGN(double seconds, time_iterations(api, stream.get(), k_warmup, k_iterations, run));
+  ENVLOCK_TRY_ASSIGN(double seconds,
+                     time_iterations(api, stream.get(), k_warmup, k_iterations, run));
   const double tflops = gemm_tflops(n, n, n, seconds);
   check.figures.push_back({"gemm_bf16_" + std::to_string(n), tflops, "TFLOP/s"});
   check.found = std::to_string(static_cast<long long>(std::lround(tflops))) + " TFLOP/s"; // NOLINT
   check.expected = "within tolerance";
   if (errors > 0) {
     check.outcome = Outcome::fail;
-    check.reason = std::to_string(errors) +
-                   " product entries outside the tolerance";
+    check.reason = std::to_string(errors) + " product entries outside the tolerance";
   } else {
     check.outcome = Outcome::pass;
   }

@@ -41,10 +41,9 @@ Result<SmokeKernels> load_smoke_kernels(const cuda::Api& api) {
 Status launch(const cuda::Api& api, cuda::CuFunction function, unsigned grid, unsigned block,
               cuda::CuStream stream, std::initializer_list<void*> args) {
   std::vector<void*> params(args);
-  return cuda::check(api,
-                     api.launch_kernel(function, grid, 1, 1, block, 1, 1, 0, stream, params.data(),
-                                       nullptr),
-                     "cuLaunchKernel");
+  return cuda::check(
+      api, api.launch_kernel(function, grid, 1, 1, block, 1, 1, 0, stream, params.data(), nullptr),
+      "cuLaunchKernel");
 }
 
 } // namespace envlock::verify

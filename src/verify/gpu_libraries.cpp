@@ -64,7 +64,8 @@ std::vector<fs::path> default_site_packages() {
 } // namespace
 
 std::vector<fs::path> python_library_dirs(const std::vector<fs::path>& site_packages) {
-  const std::vector<fs::path> sites = site_packages.empty() ? default_site_packages() : site_packages;
+  const std::vector<fs::path> sites =
+      site_packages.empty() ? default_site_packages() : site_packages;
   std::vector<fs::path> dirs;
   std::error_code error;
   for (const auto& site : sites) {

@@ -13,8 +13,8 @@ namespace envlock::verify {
 // `site_packages` (or, when empty, those of VIRTUAL_ENV, UV_PROJECT_ENVIRONMENT, /opt/venv and
 // the environment of the python3 on PATH), its nvidia/*/lib folders, sorted, then torch/lib.
 // Only existing folders are returned.
-std::vector<std::filesystem::path> python_library_dirs(
-    const std::vector<std::filesystem::path>& site_packages);
+std::vector<std::filesystem::path>
+python_library_dirs(const std::vector<std::filesystem::path>& site_packages);
 
 // `dir/soname` for every folder and soname that exists, folders first, then the bare sonames for
 // the dynamic linker: what dl_open should try, in order.

@@ -112,8 +112,8 @@ CheckResult compare_host_gpus(const Context& context, const std::vector<CheckRes
                           ? passed(k_id, k_title, expected_text, found_text)
                           : failed(k_id, k_title, expected_text, found_text,
                                    "the GPUs seen here differ from the host's list");
-  check.details["source"] = context.options().host_facts.empty() ? "NVIDIA_VISIBLE_DEVICES"
-                                                                 : "--host-facts";
+  check.details["source"] =
+      context.options().host_facts.empty() ? "NVIDIA_VISIBLE_DEVICES" : "--host-facts";
   return check;
 }
 

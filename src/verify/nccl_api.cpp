@@ -51,10 +51,10 @@ Status check(const Api& api, NcclResult status, const char* what) {
 Result<Communicators> Communicators::init_all(const Api& api, const std::vector<int>& devices) {
   Communicators comms(&api);
   comms.m_comms.assign(devices.size(), nullptr);
-  const Status status = check(api,
-                              api.comm_init_all(comms.m_comms.data(),
-                                                static_cast<int>(devices.size()), devices.data()),
-                              "ncclCommInitAll");
+  const Status status = check(
+      api,
+      api.comm_init_all(comms.m_comms.data(), static_cast<int>(devices.size()), devices.data()),
+      "ncclCommInitAll");
   if (!status) {
     comms.m_comms.clear();
     return status.error();

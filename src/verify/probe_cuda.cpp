@@ -74,7 +74,8 @@ DriverInfo probe_driver(const Context& context) {
 
 std::optional<int> code_of(const std::string& version) {
   const auto parts = util::split(version, '.');
-  if (parts.size() < 2 || parts[0].empty() || parts[1].empty() || !std::all_of(parts[0].begin(), parts[0].end(), ::isdigit) ||
+  if (parts.size() < 2 || parts[0].empty() || parts[1].empty() ||
+      !std::all_of(parts[0].begin(), parts[0].end(), ::isdigit) ||
       !std::all_of(parts[1].begin(), parts[1].end(), ::isdigit)) {
     return std::nullopt;
   }
@@ -84,9 +85,9 @@ std::optional<int> code_of(const std::string& version) {
 std::optional<RuntimeInfo> runtime_by_dlopen(const Context& context) {
   std::vector<std::string> names = {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0",
                                     "libcudart.so"};
-  for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda/lib",
-                          "/usr/local/cuda/targets/x86_64-linux/lib",
-                          "/usr/local/cuda/targets/sbsa-linux/lib"}) {
+  for (const char* dir :
+       {"/usr/local/cuda/lib64", "/usr/local/cuda/lib", "/usr/local/cuda/targets/x86_64-linux/lib",
+        "/usr/local/cuda/targets/sbsa-linux/lib"}) {
     for (const char* soname : {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"}) {
       names.push_back((context.at(dir) / soname).string());
     }
@@ -122,7 +123,8 @@ std::optional<RuntimeInfo> runtime_from_files(const Context& context) {
     std::vector<fs::path> found;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      const auto version = version_from_file_name(entry.path().filename().string(), "libcudart.so.");
+      const auto version =
+          version_from_file_name(entry.path().filename().string(), "libcudart.so.");
       if (version && std::count(version->begin(), version->end(), '.') >= 1) {
         found.push_back(entry.path());
       }
@@ -174,12 +176,11 @@ std::vector<CheckResult> probe_cuda(const Context& context) {
   } else {
     const std::string found = major_minor(runtime->version).value_or(runtime->version);
     const std::string expected = major_minor(expected_cuda).value_or(expected_cuda);
-    runtime_check = (expected.empty() || expected == found)
-                        ? passed("cuda.runtime", "CUDA runtime in the image", expected_cuda,
-                                 runtime->version)
-                        : failed("cuda.runtime", "CUDA runtime in the image", expected_cuda,
-                                 runtime->version,
-                                 "CUDA runtime " + found + " differs from the lock's " + expected);
+    runtime_check =
+        (expected.empty() || expected == found)
+            ? passed("cuda.runtime", "CUDA runtime in the image", expected_cuda, runtime->version)
+            : failed("cuda.runtime", "CUDA runtime in the image", expected_cuda, runtime->version,
+                     "CUDA runtime " + found + " differs from the lock's " + expected);
     runtime_check.details["source"] = runtime->source;
   }
 
@@ -213,12 +214,11 @@ std::vector<CheckResult> probe_cuda(const Context& context) {
   } else {
     const std::string expected = ">= " + cuda_version_text(*runtime->code);
     const std::string found = cuda_version_text(*driver.code);
-    out.push_back(*driver.code >= *runtime->code
-                      ? passed("cuda.compat", title, expected, found)
-                      : failed("cuda.compat", title, expected, found,
-                               "the driver supports CUDA up to " + found +
-                                   ", older than the runtime " +
-                                   cuda_version_text(*runtime->code)));
+    out.push_back(*driver.code >= *runtime->code ? passed("cuda.compat", title, expected, found)
+                                                 : failed("cuda.compat", title, expected, found,
+                                                          "the driver supports CUDA up to " +
+                                                              found + ", older than the runtime " +
+                                                              cuda_version_text(*runtime->code)));
   }
   return out;
 }

@@ -36,8 +36,7 @@ std::optional<CommitFound> commit_from_dist_info(const Context& context) {
     const fs::path direct_url = it->second.dist_info / "direct_url.json";
     auto json = util::read_json_file(direct_url);
     if (json && json->contains("vcs_info") && (*json)["vcs_info"].is_object() &&
-        (*json)["vcs_info"].contains("commit_id") &&
-        (*json)["vcs_info"]["commit_id"].is_string()) {
+        (*json)["vcs_info"].contains("commit_id") && (*json)["vcs_info"]["commit_id"].is_string()) {
       return CommitFound{(*json)["vcs_info"]["commit_id"], context.shown(direct_url)};
     }
   }
@@ -71,8 +70,9 @@ std::vector<CheckResult> probe_megatron(const Context& context) {
   const auto found = find_commit(context);
   if (!found) {
     return {skipped(id, title, expected,
-                    std::string("no Megatron-LM commit found (") + k_commit_file + ", /etc/rc label " +
-                        k_revision_label + ", megatron-core direct_url.json)")};
+                    std::string("no Megatron-LM commit found (") + k_commit_file +
+                        ", /etc/rc label " + k_revision_label +
+                        ", megatron-core direct_url.json)")};
   }
   CheckResult check = found->commit == expected
                           ? passed(id, title, expected, found->commit)
@@ -118,9 +118,9 @@ std::vector<CheckResult> probe_image(const Context& context) {
   const std::string expected = std::to_string(compared.size()) + " labels match";
   const std::string found_text = std::to_string(compared.size() - problems.size()) + " of " +
                                  std::to_string(compared.size()) + " match";
-  CheckResult check = problems.empty() ? passed(id, title, expected, found_text)
-                                       : failed(id, title, expected, found_text,
-                                                util::join(problems, "; "));
+  CheckResult check = problems.empty()
+                          ? passed(id, title, expected, found_text)
+                          : failed(id, title, expected, found_text, util::join(problems, "; "));
   check.details["labels"] = compared;
   return {check};
 }

@@ -27,7 +27,9 @@ struct NcclFound {
 };
 
 nlohmann::json to_json(const NcclFound& found) {
-  return {{"version", found.version}, {"path", found.path}, {"method", found.method},
+  return {{"version", found.version},
+          {"path", found.path},
+          {"method", found.method},
           {"how", found.how}};
 }
 
@@ -36,8 +38,8 @@ std::optional<NcclFound> by_version_string(const Context& context, const fs::pat
   if (!text || !text->has_value()) {
     return std::nullopt;
   }
-  return NcclFound{strip_build_suffix(**text), context.shown(file), "version string \"" +
-                   std::string(k_marker) + **text + "\"", ""};
+  return NcclFound{strip_build_suffix(**text), context.shown(file),
+                   "version string \"" + std::string(k_marker) + **text + "\"", ""};
 }
 
 // Loads `name` (a soname or a host path) and asks it for its version; offline, or when it does
@@ -91,8 +93,8 @@ std::vector<fs::path> torch_search_dirs(const Context& context, const fs::path& 
   }
   const std::string origin = torch_lib.parent_path().string();
   for (const auto& entry : elf.runpath) {
-    std::string dir = util::replace_all(util::replace_all(entry, "${ORIGIN}", origin), "$ORIGIN",
-                                        origin);
+    std::string dir =
+        util::replace_all(util::replace_all(entry, "${ORIGIN}", origin), "$ORIGIN", origin);
     dirs.push_back(entry.find("ORIGIN") != std::string::npos ? fs::path(dir) : context.at(dir));
   }
   return dirs;
@@ -154,12 +156,11 @@ std::vector<CheckResult> probe_nccl(const Context& context) {
     }
     return {failed(id, title, expected, "", "no NCCL found (libnccl.so.2)")};
   }
-  CheckResult check =
-      (expected.empty() || expected == checked->version)
-          ? passed(id, title, expected, checked->version)
-          : failed(id, title, expected, checked->version,
-                   "NCCL " + checked->version + " (from " + checked->path +
-                       ") differs from the lock's " + expected);
+  CheckResult check = (expected.empty() || expected == checked->version)
+                          ? passed(id, title, expected, checked->version)
+                          : failed(id, title, expected, checked->version,
+                                   "NCCL " + checked->version + " (from " + checked->path +
+                                       ") differs from the lock's " + expected);
   check.details["checked"] = torch ? "torch" : "system";
   check.details["path"] = checked->path;
   if (torch) {

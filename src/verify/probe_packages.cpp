@@ -57,8 +57,8 @@ CheckResult record_check(const std::map<std::string, Distribution>& installed) {
     const std::string dist_name = dist.dist_info.filename().string();
     for (const auto& entry : parse_record(*text)) {
       if (!entry.sha256.empty()) {
-        files.push_back({(dist.site / entry.path).lexically_normal(),
-                         dist_name + ": " + entry.path, entry.sha256});
+        files.push_back({(dist.site / entry.path).lexically_normal(), dist_name + ": " + entry.path,
+                         entry.sha256});
       }
     }
   }
@@ -128,10 +128,9 @@ std::vector<CheckResult> probe_packages(const Context& context) {
   const std::size_t required = static_cast<std::size_t>(
       std::count_if(wanted.begin(), wanted.end(), [](const auto& w) { return !w.second.empty(); }));
   const std::string expected = "all " + std::to_string(required) + " installed";
-  CheckResult installed_check =
-      passed("packages.installed", "locked packages installed", expected,
-             std::to_string(required - missing.size()) + " of " + std::to_string(required) +
-                 " installed");
+  CheckResult installed_check = passed("packages.installed", "locked packages installed", expected,
+                                       std::to_string(required - missing.size()) + " of " +
+                                           std::to_string(required) + " installed");
   installed_check.details = where;
   installed_check.details["missing"] = missing;
   installed_check.details["mismatched"] = mismatch_list;
@@ -161,8 +160,8 @@ std::vector<CheckResult> probe_packages(const Context& context) {
       continue;
     }
     unexpected.push_back(key + " " + dist.version);
-    unexpected_list.push_back({{"name", key}, {"version", dist.version},
-                               {"site", context.shown(dist.site)}});
+    unexpected_list.push_back(
+        {{"name", key}, {"version", dist.version}, {"site", context.shown(dist.site)}});
   }
   CheckResult extra_check = passed("packages.unexpected", "no packages beyond the lock", "none",
                                    std::to_string(unexpected.size()) + " unexpected");

@@ -74,7 +74,8 @@ std::optional<CudnnFound> cudnn_by_header(const Context& context,
   for (const char* path :
        {"/usr/include/cudnn_version.h", "/usr/include/x86_64-linux-gnu/cudnn_version_v9.h",
         "/usr/include/aarch64-linux-gnu/cudnn_version_v9.h",
-        "/usr/include/x86_64-linux-gnu/cudnn_version_v8.h", "/usr/local/cuda/include/cudnn_version.h"}) {
+        "/usr/include/x86_64-linux-gnu/cudnn_version_v8.h",
+        "/usr/local/cuda/include/cudnn_version.h"}) {
     headers.push_back(context.at(path));
   }
   for (const auto& header : headers) {
@@ -130,8 +131,8 @@ std::vector<CheckResult> probe_torch(const Context& context) {
     const std::string reason = "PyTorch not found (no torch/version.py in the site-packages)";
     out.push_back(expected.empty() ? skipped("torch.version", "PyTorch", "", reason)
                                    : failed("torch.version", "PyTorch", expected, "", reason));
-    out.push_back(skipped("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda,
-                          "PyTorch not found"));
+    out.push_back(
+        skipped("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda, "PyTorch not found"));
   } else {
     CheckResult version =
         (expected.empty() || expected == torch->version)
@@ -150,7 +151,8 @@ std::vector<CheckResult> probe_torch(const Context& context) {
       out.push_back(failed("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda, "",
                            "PyTorch was built without CUDA"));
     } else if (expected_cuda.empty() || expected_cuda == found_cuda) {
-      out.push_back(passed("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda, torch->cuda));
+      out.push_back(
+          passed("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda, torch->cuda));
     } else {
       out.push_back(failed("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda, torch->cuda,
                            "PyTorch was built for CUDA " + found_cuda + ", the lock expects " +

@@ -28,9 +28,9 @@ struct SitePackages {
 SitePackages find_site_packages(const Context& context);
 
 struct Distribution {
-  std::string name;         // as METADATA writes it
-  std::string key;          // PEP 503 normalised name
-  std::string version;      // METADATA Version (or from the folder name)
+  std::string name;    // as METADATA writes it
+  std::string key;     // PEP 503 normalised name
+  std::string version; // METADATA Version (or from the folder name)
   std::filesystem::path dist_info;
   std::filesystem::path site; // the site-packages folder holding it
   bool inherited = false;     // found only in a system folder seen through the virtual env

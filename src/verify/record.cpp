@@ -145,8 +145,7 @@ RecordCheck check_record_files(const std::vector<RecordFile>& files) {
       }
     }
   };
-  const std::size_t threads =
-      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
+  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   std::vector<std::thread> pool;
   pool.reserve(threads);
   for (std::size_t t = 0; t < std::min(threads, files.size()); ++t) {

@@ -44,10 +44,9 @@ std::string group_of(const std::string& id) {
 
 std::string report_to_junit(const Report& report) {
   const Summary summary = summarize(report.checks);
-  const std::string counts = " tests=\"" + std::to_string(report.checks.size()) +
-                             "\" failures=\"" + std::to_string(summary.failed) +
-                             "\" errors=\"0\" skipped=\"" + std::to_string(summary.skipped) +
-                             "\"";
+  const std::string counts = " tests=\"" + std::to_string(report.checks.size()) + "\" failures=\"" +
+                             std::to_string(summary.failed) + "\" errors=\"0\" skipped=\"" +
+                             std::to_string(summary.skipped) + "\"";
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites name=\"envlock-verify\"" + counts + ">\n";
   out += "  <testsuite name=\"envlock-verify\"" + counts + ">\n";
@@ -57,8 +56,8 @@ std::string report_to_junit(const Report& report) {
     const std::string values =
         "expected: " + xml_escape(check.expected) + "&#10;found: " + xml_escape(check.found);
     if (check.outcome == Outcome::fail) {
-      out += "      <failure message=\"" + xml_escape(check.reason) + "\">" + values +
-             "</failure>\n";
+      out +=
+          "      <failure message=\"" + xml_escape(check.reason) + "\">" + values + "</failure>\n";
     } else if (check.outcome == Outcome::skip) {
       out += "      <skipped message=\"" + xml_escape(check.reason) + "\"/>\n";
     }

@@ -5,6 +5,7 @@
 #include "verify/context.hpp"
 #include "verify/gpu.hpp"
 #include "verify/probes.hpp"
+#include "verify/python_env.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -71,6 +72,9 @@ std::vector<CheckResult> gpu_results(const Context& context, const lock::Lock& l
   gpu.no_gpu = options.no_gpu;
   gpu.devices = devices;
   gpu.quick = options.quick;
+  const SitePackages sites = find_site_packages(context);
+  gpu.site_packages = sites.own;
+  gpu.site_packages.insert(gpu.site_packages.end(), sites.inherited.begin(), sites.inherited.end());
   return run_gpu_checks(lock, gpu);
 }
 
@@ -158,9 +162,9 @@ Result<Report> run_verification(const VerifyOptions& options) {
       checks.push_back(result);
     }
   }
-  const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const Context&)>> probes =
-      {{"cuda", probe_cuda},         {"nccl", probe_nccl},         {"torch", probe_torch},
-       {"packages", probe_packages}, {"megatron", probe_megatron}, {"image", probe_image}};
+  const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const Context&)>> probes = {
+      {"cuda", probe_cuda},         {"nccl", probe_nccl},         {"torch", probe_torch},
+      {"packages", probe_packages}, {"megatron", probe_megatron}, {"image", probe_image}};
   for (const auto& [group, probe] : probes) {
     if (wanted(options, group)) {
       run_probe(checks, [&, probe = probe] { return probe(context); });

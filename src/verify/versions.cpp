@@ -11,13 +11,15 @@ std::string cuda_version_text(int code) {
 std::string nccl_version_text(int code) {
   const int major = code < 2900 ? code / 1000 : code / 10000;
   const int rest = code < 2900 ? code % 1000 : code % 10000;
-  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+  return std::to_string(major) + "." + std::to_string(rest / 100) + "." +
+         std::to_string(rest % 100);
 }
 
 std::string cudnn_version_text(long code) {
   const long major = code >= 90000 ? code / 10000 : code / 1000;
   const long rest = code >= 90000 ? code % 10000 : code % 1000;
-  return std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+  return std::to_string(major) + "." + std::to_string(rest / 100) + "." +
+         std::to_string(rest % 100);
 }
 
 std::optional<std::string> major_minor(std::string_view version) {

@@ -10,6 +10,8 @@ REG_PASSWORD=S3cret-envlock-pw
 reg_need() {
   need_tools docker-registry htpasswd openssl umoci skopeo buildah python3 curl
   [ -x /bin/busybox ] || skip "missing /bin/busybox (busybox-static)"
+  # buildah refuses a REGISTRY_AUTH_FILE (set by lib.sh) that does not exist.
+  [ -f "$REGISTRY_AUTH_FILE" ] || echo '{}' > "$REGISTRY_AUTH_FILE"
 }
 
 # reg_serve NAME EXTRA_YAML: writes $WORK/reg/NAME.yml, starts the registry on a free port and
@@ -26,8 +28,9 @@ http:
   addr: 127.0.0.1:$REG_PORT
 $extra
 YML
-  bg docker-registry serve "$WORK/reg/$name.yml" >"$WORK/reg/$name.log" 2>&1
-  wait_until 100 curl -s -k -o /dev/null "$scheme://127.0.0.1:$REG_PORT/v2/"
+  # lib.sh exports REGISTRY_AUTH_FILE for skopeo; the registry would read it as config.
+  bg env -u REGISTRY_AUTH_FILE docker-registry serve "$WORK/reg/$name.yml" >"$WORK/reg/$name.log" 2>&1
+  wait_until 150 curl -s -k -o /dev/null "$scheme://127.0.0.1:$REG_PORT/v2/"
 }
 
 reg_htpasswd() {
@@ -66,7 +69,7 @@ reg_start_token() {
   port=$(free_port)
   bg python3 "$REPO/tests/e2e/token_server.py" --port "$port" --upstream "http://$1" \
     --user "$REG_USER" --password "$REG_PASSWORD" --lifetime 600 --log "$WORK/reg/token.log"
-  wait_until 100 curl -s -o /dev/null "http://127.0.0.1:$port/v2/" && REG_TOKEN=127.0.0.1:$port
+  wait_until 150 curl -s -o /dev/null "http://127.0.0.1:$port/v2/" && REG_TOKEN=127.0.0.1:$port
 }
 
 # reg_start_faults: sets REG_FAULT and REG_PEER (two fault servers; the first redirects blobs to
@@ -78,8 +81,8 @@ reg_start_faults() {
   bg python3 "$REPO/tests/e2e/fault_server.py" --port "$peer" --lifetime 600 --log "$WORK/reg/peer.log"
   bg python3 "$REPO/tests/e2e/fault_server.py" --port "$port" --peer "http://127.0.0.1:$peer" \
     --lifetime 600 --log "$WORK/reg/fault.log"
-  wait_until 100 curl -s -o /dev/null "http://127.0.0.1:$port/v2/" &&
-    wait_until 100 curl -s -o /dev/null "http://127.0.0.1:$peer/v2/" &&
+  wait_until 150 curl -s -o /dev/null "http://127.0.0.1:$port/v2/" &&
+    wait_until 150 curl -s -o /dev/null "http://127.0.0.1:$peer/v2/" &&
     REG_FAULT=127.0.0.1:$port REG_PEER=127.0.0.1:$peer
 }
 

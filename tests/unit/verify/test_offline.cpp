@@ -112,8 +112,9 @@ TEST_CASE("offline: a lock expecting another NCCL fails naming NCCL") {
   REQUIRE(report->checks.size() == 2);
   CHECK(report->checks[0].id == "nccl.version");
   CHECK(report->checks[0].outcome == Outcome::fail);
-  CHECK(report->checks[0].reason == "NCCL 2.30.7 (from /usr/lib/x86_64-linux-gnu/libnccl.so.2.30.7) "
-                                    "differs from the lock's 2.28.9");
+  CHECK(report->checks[0].reason ==
+        "NCCL 2.30.7 (from /usr/lib/x86_64-linux-gnu/libnccl.so.2.30.7) "
+        "differs from the lock's 2.28.9");
   CHECK(report->checks[1].reason ==
         "Megatron-LM commit 0123456789abcdef0123456789abcdef01234567 (from "
         "/opt/megatron-lm/.envlock-commit) differs from the lock's " +
@@ -128,8 +129,7 @@ TEST_CASE("offline: the Megatron commit falls back to the /etc/rc label, then di
   auto report = run_verification(options);
   REQUIRE(report);
   CHECK(report->checks[0].outcome == Outcome::pass);
-  CHECK(report->checks[0].details["source"] ==
-        "/etc/rc label org.opencontainers.image.revision");
+  CHECK(report->checks[0].details["source"] == "/etc/rc label org.opencontainers.image.revision");
   std::filesystem::remove(fixture.root() / "etc/rc");
   report = run_verification(options);
   REQUIRE(report);

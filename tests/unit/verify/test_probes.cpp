@@ -94,12 +94,12 @@ TEST_CASE("RECORD files are checked in parallel and mismatches named") {
 }
 
 TEST_CASE("Enroot /etc/rc labels") {
-  const auto labels = parse_enroot_rc_labels(
-      "# enroot-provenance: docker://registry.example.invalid#img:1\n"
-      "# org.opencontainers.image.revision 0123\n"
-      "# com.example.multi a b  c\n"
-      "\n"
-      "# after the block\n");
+  const auto labels =
+      parse_enroot_rc_labels("# enroot-provenance: docker://registry.example.invalid#img:1\n"
+                             "# org.opencontainers.image.revision 0123\n"
+                             "# com.example.multi a b  c\n"
+                             "\n"
+                             "# after the block\n");
   CHECK(labels.at("enroot-provenance") == "docker://registry.example.invalid#img:1");
   CHECK(labels.at("org.opencontainers.image.revision") == "0123");
   CHECK(labels.at("com.example.multi") == "a b  c");

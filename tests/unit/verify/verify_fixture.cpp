@@ -8,8 +8,8 @@
 namespace envlock::test {
 
 VerifyRootfs::VerifyRootfs() {
-  auto result = util::run_process(
-      {"bash", data_path("verify/make_rootfs.sh").string(), root().string()});
+  auto result =
+      util::run_process({"bash", data_path("verify/make_rootfs.sh").string(), root().string()});
   if (!result || result->exit_code != 0) {
     throw std::runtime_error("make_rootfs.sh failed: " + (result ? result->err : ""));
   }

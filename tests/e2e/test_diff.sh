@@ -1,0 +1,78 @@
+# envlock diff: lock files and git revisions (HEAD~1 HEAD, the working lock against HEAD,
+# REV:PATH), the three output forms against the goldens, the Megatron-LM commit log, exit codes.
+need_tools git python3
+DATA=$REPO/tests/data/diff
+
+git_commit() { git -C "$1" add -A && git -C "$1" -c user.name=t -c user.email=t@example.invalid commit -qm "$2"; }
+
+# Goldens: the two Megatron-LM locks, named as the goldens name them.
+cp "$DATA/old.lock.json" "$DATA/new.lock.json" .
+for fmt in text:txt markdown:md json:json; do
+  run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json --format "${fmt%%:*}"
+  check_eq "$d_rc" 1 "diff of two files exits 1 ($fmt)"
+  check_eq "$d_out" "$(cat "$DATA/megatron.${fmt##*:}")" "golden ${fmt%%:*}"
+done
+run_cmd d "$ENVLOCK" diff old.lock.json old.lock.json --format text
+check_eq "$d_rc" 0 "no change exits 0"
+check_contains "$d_out" "No changes." "no change says so"
+# Not a terminal: Markdown by default.
+run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json
+check_eq "$(printf '%s' "$d_out" | head -1)" '### envlock diff: `old.lock.json` → `new.lock.json`' "markdown when piped"
+
+# A repository made here: lock v1, then lock v2, in project/.
+mkdir -p repo/project && git -C repo init -q -b main
+cp old.lock.json repo/project/envlock.lock.json && git_commit repo "lock v1"
+cp new.lock.json repo/project/envlock.lock.json && git_commit repo "lock v2"
+cd repo/project
+run_cmd d "$ENVLOCK" diff HEAD~1 HEAD --format text
+check_eq "$d_rc" 1 "HEAD~1 HEAD exits 1"
+check_eq "$(printf '%s' "$d_out" | head -1)" \
+  "envlock diff: HEAD~1:project/envlock.lock.json -> HEAD:project/envlock.lock.json" "bare revisions read the lock's path"
+check_contains "$d_out" "  ^ transformer-engine 2.16.0+b9d690e0 -> 2.17.1+4329ff84" "package upgrade in text"
+check_contains "$d_out" "  tag: 26.04-py3 -> 26.06-py3" "base image tag"
+check_contains "$d_out" "  megatron log: unavailable (no local clone (give --megatron-repo PATH))" "no clone, no log"
+run_cmd d "$ENVLOCK" diff main~1:project/envlock.lock.json main:project/envlock.lock.json --json
+check_eq "$d_rc" 1 "REV:PATH form exits 1"
+check_eq "$(printf '%s' "$d_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["old"], d["package_counts"]["added"])')" \
+  "main~1:project/envlock.lock.json 3" "REV:PATH form in json"
+run_cmd d "$ENVLOCK" diff --format text
+check_eq "$d_rc" 0 "the working lock equals HEAD's"
+python3 - <<'PY'
+import json
+p = "envlock.lock.json"; d = json.load(open(p))
+d["build_args"]["MAX_JOBS"] = "32"
+d["python"]["uv_lock"]["packages"].append({"name": "torchaudio", "version": "2.13.0", "source": {"kind": "registry", "location": "https://python-index.invalid/simple"}})
+d["python"]["uv_lock"]["packages"].sort(key=lambda p: (p["name"], p["version"]))
+open(p, "w").write(json.dumps(d, indent=2, sort_keys=True) + "\n")
+PY
+run_cmd d "$ENVLOCK" diff --format text
+check_eq "$d_rc" 1 "a modified working lock differs from HEAD"
+check_eq "$(printf '%s' "$d_out" | head -1)" "envlock diff: HEAD:project/envlock.lock.json -> envlock.lock.json" "labels of the working diff"
+check_contains "$d_out" "  MAX_JOBS: 16 -> 32" "build arg change"
+check_contains "$d_out" "  ! torchaudio 2.13.0 (added) replaces the base image's torchaudio: check it against the image's tested combination" "core dependency flagged"
+run_cmd d "$ENVLOCK" diff nosuch --format text
+check_eq "$d_rc" 2 "an unknown revision is an input error"
+check_contains "$d_err" "envlock: error: 'nosuch:project/envlock.lock.json' is not a file and not a revision of the git repository here: " "unknown revision message"
+run_cmd d "$ENVLOCK" diff a b c
+check_eq "$d_rc" 2 "three arguments are refused"
+check_eq "$d_err" "envlock: error: diff takes at most two locks or revisions (OLD NEW)" "three arguments message"
+cd "$WORK"
+
+# The Megatron-LM log between the two pins, from a local clone.
+mkdir mega && git -C mega init -q -b main
+for s in "first" "Add MoE router fix" "Bump TE to 2.17"; do echo "$s" >> mega/log.txt; git_commit mega "$s"; done
+c1=$(git -C mega rev-parse HEAD~2) c3=$(git -C mega rev-parse HEAD)
+python3 - "$c1" "$c3" <<'PY'
+import json, sys
+for name, commit in (("old", sys.argv[1]), ("new", sys.argv[2])):
+    d = json.load(open(name + ".lock.json"))
+    d["sources"]["megatron"]["commit"] = commit
+    open("m" + name + ".lock.json", "w").write(json.dumps(d, indent=2, sort_keys=True) + "\n")
+PY
+run_cmd d "$ENVLOCK" diff mold.lock.json mnew.lock.json --format text --megatron-repo mega
+check_contains "$d_out" "  megatron log: 2 commits since the old one
+    ${c3:0:12} Bump TE to 2.17
+    $(git -C mega rev-parse HEAD~1 | cut -c1-12) Add MoE router fix" "megatron commit log"
+run_cmd d "$ENVLOCK" diff mnew.lock.json mold.lock.json --format text --megatron-repo mega
+check_contains "$d_out" "  megatron log: 2 commits behind the old one (NEW is older)" "megatron going back"
+finish

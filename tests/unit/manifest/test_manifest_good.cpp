@@ -1,0 +1,139 @@
+// Manifests that parse: defaults, every key, path resolution and the JSON form.
+#include "manifest_testutil.hpp"
+#include "util/json.hpp"
+#include "util/sha256.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace envlock;
+
+TEST_SUITE_BEGIN("manifest");
+
+TEST_CASE("manifest: the required keys alone take the defaults") {
+  const auto result = test::parse_data("good_minimal.yaml");
+  REQUIRE_MESSAGE(result.has_value(), result.error().message);
+  const manifest::Manifest& m = *result;
+  CHECK(m.schema == 1);
+  CHECK(m.path == "good_minimal.yaml");
+  CHECK(m.dir.empty());
+  CHECK(m.image.name == "shan-training");
+  CHECK(m.image.tag == "mc0.19.2-cu13.3");
+  CHECK(m.image.repository.empty());
+  CHECK(m.base.image == "registry.example.invalid/nvidia/pytorch:26.06-py3");
+  CHECK(m.base.platform == "linux/amd64");
+  REQUIRE(m.sources.size() == 1);
+  CHECK(m.sources.at("megatron").git == "../megatron");
+  CHECK(m.sources.at("megatron").ref == "core_v0.19.2");
+  CHECK(m.python.project == ".");
+  CHECK(m.python.uv.version == "0.7.2");
+  CHECK(m.python.uv.sha256.empty());
+  CHECK(m.python.sync_args.empty());
+  CHECK(m.build.args.empty());
+  CHECK(m.expect.cuda.empty());
+  CHECK(m.expect.gpus.count == 0);
+  CHECK(m.expect.gpus.model.empty());
+  CHECK(m.expect.nccl_busbw_gbps.empty());
+  CHECK(m.expect.host == nlohmann::json::object());
+  CHECK(m.expect.resume == nlohmann::json::object());
+  CHECK(m.enroot.squash_options == "-comp lzo -noD -exit-on-error");
+  CHECK(m.enroot.source_date_epoch == 0);
+  CHECK(m.extra == nlohmann::json::object());
+  const auto text = util::read_file(test::data_path("manifest/good_minimal.yaml"));
+  REQUIRE(text.has_value());
+  CHECK(m.sha256 == util::sha256_hex(*text));
+}
+
+TEST_CASE("manifest: every key, in flow and block style") {
+  const auto result = test::parse_data("good_full.yaml");
+  REQUIRE_MESSAGE(result.has_value(), result.error().message);
+  const manifest::Manifest& m = *result;
+  CHECK(m.image.name == "ml/shan-training");
+  CHECK(m.image.repository == "registry.example.invalid:5000/ml/shan-training");
+  CHECK(m.base.image == "registry.example.invalid/nvidia/pytorch:26.06-py3@sha256:"
+                        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+  CHECK(m.base.platform == "linux/arm64/v8");
+  CHECK(m.sources.at("megatron").git == "ssh://git@git.example.invalid/nvidia/megatron-lm.git");
+  CHECK(m.sources.at("megatron").ref == "0123abc");
+  CHECK(m.python.project == "./py");
+  CHECK(m.python.uv.sha256 == "cfaab1b5166a6439ff66f020333d3a12bbdf622deee3b510718283e8f06c9de7");
+  CHECK(m.python.sync_args == std::vector<std::string>{"--extra", "mlm"});
+  CHECK(m.build.args ==
+        std::map<std::string, std::string>{{"NCCL_VERSION", "2.30.7-1+cuda13.3"}, {"_PLAIN", "7"}});
+  CHECK(m.extra == nlohmann::json::parse(R"({"build": {
+      "recipe": {"upstream": "megatron", "path": "docker/Dockerfile.ci.dev", "target": "main"},
+      "context": ["patches", "configs/train.yaml"]}})"));
+  // A plain 13.3 is read as its text.
+  CHECK(m.expect.cuda == "13.3");
+  CHECK(m.expect.nccl == "2.30.7");
+  CHECK(m.expect.pytorch == "2.13.0a0+8145d630e8");
+  CHECK(m.expect.python == "3.12");
+  CHECK(m.expect.gpus.count == 8);
+  CHECK(m.expect.gpus.model == "NVIDIA B200");
+  CHECK(m.expect.nccl_busbw_gbps ==
+        std::map<std::string, double>{{"NVIDIA B200", 350.0}, {"NVIDIA H200", 312.5}});
+  // host and resume keep the core schema's types: quoted "580.95" stays a string.
+  CHECK(m.expect.host == nlohmann::json::parse(R"({"driver": "580.95", "kernel": {"min": 6.8},
+      "modules": ["nvidia", "nvidia_peermem"], "fabric": true, "note": null})"));
+  CHECK(m.expect.resume == nlohmann::json::parse(R"({"loss_rtol": 0.001, "steps": 20})"));
+  CHECK(m.enroot.squash_options == "-comp zstd -noD");
+  CHECK(m.enroot.source_date_epoch == 1700000000);
+}
+
+TEST_CASE("manifest: build.recipe may be the string 'template'") {
+  const auto text = util::read_file(test::data_path("manifest/good_minimal.yaml"));
+  REQUIRE(text.has_value());
+  const auto result = manifest::parse_manifest(*text + "build:\n  recipe: template\n", "m.yaml");
+  REQUIRE_MESSAGE(result.has_value(), result.error().message);
+  CHECK(result->extra == nlohmann::json::parse(R"({"build": {"recipe": "template"}})"));
+}
+
+TEST_CASE("manifest: relative paths start at the manifest's folder") {
+  util::TempDir tmp;
+  const auto text = util::read_file(test::data_path("manifest/good_full.yaml"));
+  REQUIRE(text.has_value());
+  test::write_text(tmp.path() / "envs" / "envlock.yaml", *text);
+  const auto result = manifest::load_manifest(tmp.path() / "envs" / ".." / "envs/envlock.yaml");
+  REQUIRE_MESSAGE(result.has_value(), result.error().message);
+  const manifest::Manifest& m = *result;
+  CHECK(m.dir == tmp.path() / "envs");
+  CHECK(manifest::resolve_path(m, m.python.project) == tmp.path() / "envs" / "py");
+  CHECK(manifest::resolve_path(m, ".") == tmp.path() / "envs");
+  CHECK(manifest::resolve_path(m, "../megatron") == tmp.path() / "megatron");
+  CHECK(manifest::resolve_path(m, "/srv/megatron") == "/srv/megatron");
+  // A URL is not a path; a relative or absolute local path is.
+  CHECK_FALSE(manifest::local_git_path(m, m.sources.at("megatron")).has_value());
+  CHECK_FALSE(
+      manifest::local_git_path(m, {"git@git.example.invalid:nvidia/m.git", "main"}).has_value());
+  CHECK(manifest::local_git_path(m, {"../megatron", "main"}) == tmp.path() / "megatron");
+  CHECK(manifest::local_git_path(m, {"/srv/m:1", "main"}) == "/srv/m:1");
+
+  // Parsed from text, the folder is the file name's folder as given.
+  const auto relative = manifest::parse_manifest(*text, "envs/envlock.yaml");
+  REQUIRE(relative.has_value());
+  CHECK(manifest::resolve_path(*relative, "./py") == "envs/py");
+  CHECK(manifest::resolve_path(*relative, ".") == "envs");
+}
+
+TEST_CASE("manifest: load_manifest names a file it cannot read") {
+  util::TempDir tmp;
+  const auto missing = manifest::load_manifest(tmp.path() / "envlock.yaml");
+  REQUIRE_FALSE(missing.has_value());
+  CHECK(missing.error().code == ExitCode::usage);
+  CHECK(missing.error().message.find((tmp.path() / "envlock.yaml").string()) == 0);
+}
+
+TEST_CASE("manifest: to_json has every field and reads back as the same manifest") {
+  for (const char* name : {"good_minimal.yaml", "good_full.yaml"}) {
+    CAPTURE(name);
+    const auto first = test::parse_data(name);
+    REQUIRE(first.has_value());
+    const std::string json = util::canonical_json(manifest::to_json(*first));
+    const auto second = manifest::parse_manifest(json, "manifest.json");
+    REQUIRE_MESSAGE(second.has_value(), second.error().message);
+    CHECK(util::canonical_json(manifest::to_json(*second)) == json);
+  }
+}
+
+TEST_SUITE_END();
