@@ -40,8 +40,8 @@ Result<ExitCode> run_diff(const DiffOptions& o) {
   diff.new_label = new_lock.label;
   report::add_commit_logs(diff, old_lock.lock, new_lock.lock, o.megatron_repo);
 
-  report::DiffFormat format = isatty(STDOUT_FILENO) != 0 ? report::DiffFormat::text
-                                                         : report::DiffFormat::markdown;
+  report::DiffFormat format =
+      isatty(STDOUT_FILENO) != 0 ? report::DiffFormat::text : report::DiffFormat::markdown;
   if (o.json || o.format == "json") {
     format = report::DiffFormat::json;
   } else if (o.format == "markdown") {

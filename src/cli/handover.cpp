@@ -1,7 +1,7 @@
 // envlock handover [--lock ...] -o handover.md|.html|.json: the handover record
 // (docs/manual/handover.md).
-#include "cli/command.hpp"
 #include "report/handover.hpp"
+#include "cli/command.hpp"
 #include "report/handover_render.hpp"
 #include "util/fs.hpp"
 

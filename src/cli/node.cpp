@@ -39,8 +39,8 @@ std::string facts_text(const nlohmann::json& facts) {
   for (const auto& gpu : facts["gpus"]) {
     out << "  " << gpu.value("index", 0) << "  " << gpu.value("name", nlohmann::json("?")).dump()
         << "  " << gpu.value("uuid", nlohmann::json("?")).dump() << "  vbios "
-        << gpu.value("vbios", nlohmann::json("?")).dump() << "  health "
-        << gpu.value("health", "") << "\n";
+        << gpu.value("vbios", nlohmann::json("?")).dump() << "  health " << gpu.value("health", "")
+        << "\n";
   }
   return out.str();
 }

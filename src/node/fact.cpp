@@ -60,9 +60,9 @@ std::string first_version(const std::string& text) {
       continue;
     }
     std::size_t j = i;
-    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) != 0 ||
-                               text[j] == '.' || text[j] == '-' || text[j] == '+' ||
-                               text[j] == '~')) {
+    while (j < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[j])) != 0 || text[j] == '.' ||
+            text[j] == '-' || text[j] == '+' || text[j] == '~')) {
       ++j;
     }
     std::string token = text.substr(i, j - i);

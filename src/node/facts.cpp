@@ -107,12 +107,30 @@ void add_programs(json& facts, bool run_programs) {
 } // namespace
 
 const std::vector<std::string>& fact_keys() {
-  static const std::vector<std::string> keys = {
-      "arch",          "bios.date",        "bios.vendor",    "bios.version",     "container_toolkit",
-      "docker",        "driver",           "enroot",         "fabric_manager",   "gpu.count",
-      "gpu.model",     "gpu.vbios",        "hardware.product", "hardware.serial", "hardware.vendor",
-      "kernel",        "nvlsm",            "os",             "os.id",            "os.pretty",
-      "os.version_id", "pyxis",            "pyxis.plugstack", "slurm"};
+  static const std::vector<std::string> keys = {"arch",
+                                                "bios.date",
+                                                "bios.vendor",
+                                                "bios.version",
+                                                "container_toolkit",
+                                                "docker",
+                                                "driver",
+                                                "enroot",
+                                                "fabric_manager",
+                                                "gpu.count",
+                                                "gpu.model",
+                                                "gpu.vbios",
+                                                "hardware.product",
+                                                "hardware.serial",
+                                                "hardware.vendor",
+                                                "kernel",
+                                                "nvlsm",
+                                                "os",
+                                                "os.id",
+                                                "os.pretty",
+                                                "os.version_id",
+                                                "pyxis",
+                                                "pyxis.plugstack",
+                                                "slurm"};
   return keys;
 }
 

@@ -18,7 +18,7 @@ inline constexpr const char* k_facts_schema = "envlock.node-facts/v1";
 
 // Where the facts come from; tests point `root` at a folder laid out like /.
 struct HostSources {
-  std::filesystem::path root = "/";                     // prefix of /sys, /proc and /etc
+  std::filesystem::path root = "/";                      // prefix of /sys, /proc and /etc
   std::vector<std::string> nvml = {"libnvidia-ml.so.1"}; // sonames or paths tried for NVML
   bool run_programs = true; // ask nvidia-smi, docker, enroot, slurmd, ... for their versions
 };

@@ -110,10 +110,10 @@ Result<GpuInventory> read_with_nvidia_smi() {
   if (!util::find_program("nvidia-smi")) {
     return env_error("nvidia-smi: not in PATH");
   }
-  ENVLOCK_TRY_ASSIGN(const auto result,
-                     util::run_process({"nvidia-smi",
-                                        "--query-gpu=index,name,uuid,vbios_version,driver_version",
-                                        "--format=csv,noheader"}));
+  ENVLOCK_TRY_ASSIGN(
+      const auto result,
+      util::run_process({"nvidia-smi", "--query-gpu=index,name,uuid,vbios_version,driver_version",
+                         "--format=csv,noheader"}));
   if (result.exit_code != 0) {
     return env_error("nvidia-smi: exit status " + std::to_string(result.exit_code));
   }

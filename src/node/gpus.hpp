@@ -10,8 +10,8 @@ namespace envlock::node {
 struct GpuInventory {
   // [{"index", "name", "uuid", "vbios", "health"}], in index order; empty when unreadable.
   nlohmann::json gpus = nlohmann::json::array();
-  std::string driver; // the driver version NVML or nvidia-smi reports, "" when unknown
-  std::string source; // "nvml (libnvidia-ml.so.1)" or "nvidia-smi"
+  std::string driver;  // the driver version NVML or nvidia-smi reports, "" when unknown
+  std::string source;  // "nvml (libnvidia-ml.so.1)" or "nvidia-smi"
   std::string missing; // why no GPU list could be read ("" when it was)
 };
 

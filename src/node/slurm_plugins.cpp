@@ -13,9 +13,12 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string>& plugin_dirs() {
-  static const std::vector<std::string> dirs = {
-      "/usr/lib/x86_64-linux-gnu/slurm", "/usr/lib/aarch64-linux-gnu/slurm", "/usr/lib64/slurm",
-      "/usr/lib/slurm",                  "/usr/local/lib/slurm",             "/usr/local/lib64/slurm"};
+  static const std::vector<std::string> dirs = {"/usr/lib/x86_64-linux-gnu/slurm",
+                                                "/usr/lib/aarch64-linux-gnu/slurm",
+                                                "/usr/lib64/slurm",
+                                                "/usr/lib/slurm",
+                                                "/usr/local/lib/slurm",
+                                                "/usr/local/lib64/slurm"};
   return dirs;
 }
 
@@ -49,7 +52,8 @@ void add_pyxis(nlohmann::json& facts, const fs::path& root) {
       break;
     }
   }
-  facts["pyxis.plugstack"] = missing_fact("plugstack.conf", "no plugstack.conf loads spank_pyxis.so");
+  facts["pyxis.plugstack"] =
+      missing_fact("plugstack.conf", "no plugstack.conf loads spank_pyxis.so");
   for (const auto& file : plugstack_files(root)) {
     std::string why;
     const auto text = read_host_file(root, file, why);

@@ -33,7 +33,8 @@ mu::data sections_data(const LockDiff& diff) {
       for (const auto& l : diff.commit_logs) {
         mu::list commits;
         for (const auto& [id, subject] : l.commits) {
-          commits.emplace_back(mu::object{{"id", id}, {"subject", util::replace_all(subject, "|", "\\|")}});
+          commits.emplace_back(
+              mu::object{{"id", id}, {"subject", util::replace_all(subject, "|", "\\|")}});
         }
         std::string summary = l.unavailable.empty()
                                   ? std::to_string(l.count) + " commits " +
@@ -69,11 +70,12 @@ mu::data packages_data(const LockDiff& diff) {
       notes += std::string(notes.empty() ? "" : ", ") + "source: `" + p.old_source + "` → `" +
                p.new_source + "`";
     }
-    packages.emplace_back(mu::object{{"name", p.name},
-                                     {"change", to_string(p.kind)},
-                                     {"old", p.old_version.empty() ? "" : "`" + p.old_version + "`"},
-                                     {"new", p.new_version.empty() ? "" : "`" + p.new_version + "`"},
-                                     {"notes", util::replace_all(notes, "|", "\\|")}});
+    packages.emplace_back(
+        mu::object{{"name", p.name},
+                   {"change", to_string(p.kind)},
+                   {"old", p.old_version.empty() ? "" : "`" + p.old_version + "`"},
+                   {"new", p.new_version.empty() ? "" : "`" + p.new_version + "`"},
+                   {"notes", util::replace_all(notes, "|", "\\|")}});
   }
   return packages;
 }

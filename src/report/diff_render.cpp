@@ -48,8 +48,8 @@ char package_mark(PackageChangeKind kind) {
 } // namespace
 
 std::map<std::string, std::size_t> package_counts(const LockDiff& diff) {
-  std::map<std::string, std::size_t> counts = {
-      {"added", 0}, {"removed", 0}, {"upgraded", 0}, {"downgraded", 0}, {"changed", 0}, {"major", 0}};
+  std::map<std::string, std::size_t> counts = {{"added", 0},      {"removed", 0}, {"upgraded", 0},
+                                               {"downgraded", 0}, {"changed", 0}, {"major", 0}};
   for (const auto& p : diff.packages) {
     ++counts[to_string(p.kind)];
     if (p.major) {
@@ -64,15 +64,17 @@ json diff_to_json(const LockDiff& diff) {
   for (const auto& s : diff.sections) {
     json changes = json::array();
     for (const auto& c : s.changes) {
-      changes.push_back(
-          {{"field", c.field}, {"old", optional_json(c.old_value)}, {"new", optional_json(c.new_value)}});
+      changes.push_back({{"field", c.field},
+                         {"old", optional_json(c.old_value)},
+                         {"new", optional_json(c.new_value)}});
     }
     sections.push_back({{"id", s.id}, {"title", s.title}, {"changes", changes}});
   }
   json packages = json::array();
   for (const auto& p : diff.packages) {
-    json j = {{"name", p.name},       {"change", to_string(p.kind)}, {"old", p.old_version},
-              {"new", p.new_version}, {"major", p.major},            {"core", optional_json(p.core)}};
+    json j = {{"name", p.name},       {"change", to_string(p.kind)},
+              {"old", p.old_version}, {"new", p.new_version},
+              {"major", p.major},     {"core", optional_json(p.core)}};
     if (!p.old_source.empty() || !p.new_source.empty()) {
       j["old_source"] = p.old_source;
       j["new_source"] = p.new_source;

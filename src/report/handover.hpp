@@ -18,8 +18,8 @@ struct HandoverItem {
 };
 
 struct HandoverRow {
-  std::string id;      // "hardware", "services", "code", "image", "training", "procedure", "rollback"
-  std::string title;   // "Hardware, firmware, operating-system, kernel and driver versions"
+  std::string id;    // "hardware", "services", "code", "image", "training", "procedure", "rollback"
+  std::string title; // "Hardware, firmware, operating-system, kernel and driver versions"
   std::string purpose; // "Identify the machine and its underlying software conditions"
   std::vector<HandoverItem> items;
 };

@@ -5,7 +5,8 @@
 namespace envlock::report::handover_detail {
 
 HandoverRow code_row(const Records& r) {
-  HandoverRow row{"code", "Training-code commit, dependency lockfile and build recipe",
+  HandoverRow row{"code",
+                  "Training-code commit, dependency lockfile and build recipe",
                   "Retrieve the program and build method used at the time",
                   {}};
   const nlohmann::json* sources = r.lock ? json_at(r.lock->json, "sources") : nullptr;
@@ -33,13 +34,14 @@ HandoverRow code_row(const Records& r) {
     row.items.push_back(pick(r.provenance, "Build recipe",
                              {"predicate.buildDefinition.buildType", "predicate.buildType"}));
   }
-  row.items.push_back(pick(r.provenance, "Builder",
-                           {"predicate.runDetails.builder.id", "predicate.builder.id"}));
+  row.items.push_back(
+      pick(r.provenance, "Builder", {"predicate.runDetails.builder.id", "predicate.builder.id"}));
   return row;
 }
 
 HandoverRow image_row(const Records& r) {
-  HandoverRow row{"image", "Source-image digest and imported-artifact checksum",
+  HandoverRow row{"image",
+                  "Source-image digest and imported-artifact checksum",
                   "Retrieve the same training environment",
                   {}};
   row.items = {

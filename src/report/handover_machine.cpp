@@ -7,7 +7,8 @@
 namespace envlock::report::handover_detail {
 
 HandoverRow hardware_row(const Records& r) {
-  HandoverRow row{"hardware", "Hardware, firmware, operating-system, kernel and driver versions",
+  HandoverRow row{"hardware",
+                  "Hardware, firmware, operating-system, kernel and driver versions",
                   "Identify the machine and its underlying software conditions",
                   {}};
   row.items = {fact(r, "System vendor", "hardware.vendor"),
@@ -24,7 +25,8 @@ HandoverRow hardware_row(const Records& r) {
 }
 
 HandoverRow services_row(const Records& r) {
-  HandoverRow row{"services", "Management services, container tools, packages and configuration",
+  HandoverRow row{"services",
+                  "Management services, container tools, packages and configuration",
                   "Reinstall the same system and production runtime",
                   {}};
   row.items = {fact(r, "Fabric Manager", "fabric_manager"),
@@ -40,8 +42,8 @@ HandoverRow services_row(const Records& r) {
   const nlohmann::json* packages =
       r.lock ? json_at(r.lock->json, "python.uv_lock.packages") : nullptr;
   if (packages != nullptr && packages->is_array()) {
-    row.items.push_back(derived(*r.lock, "Python packages locked",
-                                std::to_string(packages->size()), "python.uv_lock.packages"));
+    row.items.push_back(derived(*r.lock, "Python packages locked", std::to_string(packages->size()),
+                                "python.uv_lock.packages"));
   } else {
     row.items.push_back(missing("Python packages locked"));
   }

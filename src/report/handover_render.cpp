@@ -48,7 +48,8 @@ mu::data template_data(const Handover& h, const Records& records, HandoverFormat
   }
   mu::list files;
   for (const Record* r : records.all()) {
-    files.emplace_back(mu::object{{"role", r->role}, {"name", cell(r->name)}, {"sha256", r->sha256}});
+    files.emplace_back(
+        mu::object{{"role", r->role}, {"name", cell(r->name)}, {"sha256", r->sha256}});
   }
   mu::data data;
   data.set("rows", rows);

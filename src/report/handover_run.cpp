@@ -44,7 +44,8 @@ std::string pass_criteria(const nlohmann::json& lock) {
 } // namespace
 
 HandoverRow training_row(const Records& r) {
-  HandoverRow row{"training", "Training configuration, tokenizer, sample data and checksums",
+  HandoverRow row{"training",
+                  "Training configuration, tokenizer, sample data and checksums",
                   "Repeat the same training sample",
                   {}};
   row.items = {
@@ -60,11 +61,12 @@ HandoverRow training_row(const Records& r) {
 }
 
 HandoverRow procedure_row(const Records& r) {
-  HandoverRow row{"procedure", "Launch commands, directory locations, pass criteria and test logs",
+  HandoverRow row{"procedure",
+                  "Launch commands, directory locations, pass criteria and test logs",
                   "Let a colleague repeat the procedure and judge the result",
                   {}};
-  row.items.push_back(
-      pick(r.lock, "Launch command", {"launch.command", "training.command", "expect.resume.command"}));
+  row.items.push_back(pick(r.lock, "Launch command",
+                           {"launch.command", "training.command", "expect.resume.command"}));
   row.items.push_back(pick(r.lock, "Directory locations",
                            {"launch.mounts", "training.mounts", "expect.resume.checkpoint_dir"}));
   const std::string criteria = r.lock ? pass_criteria(r.lock->json) : "";
@@ -72,22 +74,24 @@ HandoverRow procedure_row(const Records& r) {
                                        : derived(*r.lock, "Pass criteria", criteria, "expect"));
   const nlohmann::json* host = r.lock ? json_at(r.lock->json, "expect.host") : nullptr;
   if (host != nullptr && host->is_object() && !host->empty()) {
-    row.items.push_back(derived(*r.lock, "Supported host combination", host->dump(), "expect.host"));
+    row.items.push_back(
+        derived(*r.lock, "Supported host combination", host->dump(), "expect.host"));
   }
   if (r.reports.empty()) {
     row.items.push_back(missing("Test logs"));
   }
   for (const auto& report : r.reports) {
     const std::string summary = report_summary(report.json);
-    row.items.push_back(summary.empty() ? missing("Test log " + report.name)
-                                        : derived(report, "Test log " + report.name, summary,
-                                                  "outcome, summary"));
+    row.items.push_back(
+        summary.empty() ? missing("Test log " + report.name)
+                        : derived(report, "Test log " + report.name, summary, "outcome, summary"));
   }
   return row;
 }
 
 HandoverRow rollback_row(const Records& r) {
-  HandoverRow row{"rollback", "Previous environment and checkpoint-compatibility records",
+  HandoverRow row{"rollback",
+                  "Previous environment and checkpoint-compatibility records",
                   "Restore training if an update causes a problem",
                   {}};
   row.items.push_back(pick(r.previous_lock, "Previous base image", {"base_image.reference"}));

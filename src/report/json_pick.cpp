@@ -30,8 +30,8 @@ const nlohmann::json* json_at(const nlohmann::json& value, const std::string& pa
   return at;
 }
 
-std::optional<std::pair<std::string, std::string>> pick_text(const nlohmann::json& value,
-                                                             const std::vector<std::string>& paths) {
+std::optional<std::pair<std::string, std::string>>
+pick_text(const nlohmann::json& value, const std::vector<std::string>& paths) {
   for (const auto& path : paths) {
     const nlohmann::json* v = json_at(value, path);
     if (v == nullptr) {

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace envlock::report {
 
@@ -281,9 +281,9 @@ LockDiff diff_locks(const lock::Lock& a, const lock::Lock& b) {
   d.packages = diff_packages(a.python.uv_lock.packages, b.python.uv_lock.packages);
   for (const auto& p : d.packages) {
     if (p.core) {
-      d.core_warnings.push_back(p.name + " " + p.new_version +
-                                " (" + to_string(p.kind) + ") replaces the base image's " +
-                                *p.core + ": check it against the image's tested combination");
+      d.core_warnings.push_back(p.name + " " + p.new_version + " (" + to_string(p.kind) +
+                                ") replaces the base image's " + *p.core +
+                                ": check it against the image's tested combination");
     }
   }
   return d;

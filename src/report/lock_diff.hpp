@@ -40,16 +40,16 @@ struct PackageChange {
   std::string new_version; // "" when removed
   std::string old_source;  // "registry", "git <location>", ... only when the source changed
   std::string new_source;
-  bool major = false;            // the first release segment changed
+  bool major = false;              // the first release segment changed
   std::optional<std::string> core; // what it replaces in the base image (core_packages.hpp)
   bool operator==(const PackageChange&) const = default;
 };
 
 // The commits between two revisions of a source repository (newest first), when it was readable.
 struct CommitLog {
-  std::string source;      // "megatron"
-  std::string direction;   // "ahead" (NEW descends from OLD), "behind", "diverged"
-  std::size_t count = 0;   // commits in OLD..NEW ("ahead") or NEW..OLD ("behind")
+  std::string source;    // "megatron"
+  std::string direction; // "ahead" (NEW descends from OLD), "behind", "diverged"
+  std::size_t count = 0; // commits in OLD..NEW ("ahead") or NEW..OLD ("behind")
   std::vector<std::pair<std::string, std::string>> commits; // (short id, subject)
   std::string unavailable; // why the log could not be read ("" when it was)
 };
@@ -57,7 +57,7 @@ struct CommitLog {
 struct LockDiff {
   std::string old_label; // "HEAD~1:envlock.lock.json", "old.lock.json"
   std::string new_label;
-  std::vector<Section> sections; // only sections with changes, in a fixed order
+  std::vector<Section> sections;       // only sections with changes, in a fixed order
   std::vector<PackageChange> packages; // sorted by name
   std::vector<CommitLog> commit_logs;
   // One line per core dependency that NEW installs over the base image's own.

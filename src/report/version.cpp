@@ -93,12 +93,13 @@ std::optional<PyVersion> parse_py_version(std::string_view text) {
     }
   }
   v.release.push_back(*first);
-  while (pos + 1 < s.size() && s[pos] == '.' && std::isdigit(static_cast<unsigned char>(s[pos + 1])) != 0) {
+  while (pos + 1 < s.size() && s[pos] == '.' &&
+         std::isdigit(static_cast<unsigned char>(s[pos + 1])) != 0) {
     ++pos;
     v.release.push_back(*read_number(s, pos));
   }
-  static const std::vector<std::string_view> k_pre = {"alpha", "beta", "preview", "pre", "rc",
-                                                      "a",     "b",    "c"};
+  static const std::vector<std::string_view> k_pre = {"alpha", "beta", "preview", "pre",
+                                                      "rc",    "a",    "b",       "c"};
   static const std::vector<int> k_pre_stage = {0, 1, 2, 2, 2, 0, 1, 2};
   if (const int w = read_word(s, pos, k_pre); w >= 0) {
     v.pre_stage = k_pre_stage[static_cast<std::size_t>(w)];
@@ -106,7 +107,8 @@ std::optional<PyVersion> parse_py_version(std::string_view text) {
   }
   if (read_word(s, pos, {"post", "rev", "r"}) >= 0) {
     v.post = read_implicit_number(s, pos);
-  } else if (pos + 1 < s.size() && s[pos] == '-' && std::isdigit(static_cast<unsigned char>(s[pos + 1])) != 0) {
+  } else if (pos + 1 < s.size() && s[pos] == '-' &&
+             std::isdigit(static_cast<unsigned char>(s[pos + 1])) != 0) {
     ++pos;
     v.post = read_number(s, pos);
   }

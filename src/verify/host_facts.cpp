@@ -3,6 +3,7 @@
 #include "verify/probes.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 
 namespace envlock::verify {
@@ -39,7 +40,9 @@ Result<std::vector<HostGpu>> read_host_gpus(const std::filesystem::path& path) {
 }
 
 bool is_index(const std::string& token) {
-  return !token.empty() && std::all_of(token.begin(), token.end(), ::isdigit);
+  return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
+           return std::isdigit(static_cast<unsigned char>(c)) != 0;
+         });
 }
 
 // The UUIDs the container should see: the host's list, narrowed by NVIDIA_VISIBLE_DEVICES; or

@@ -72,11 +72,16 @@ DriverInfo probe_driver(const Context& context) {
   return info;
 }
 
+bool all_digits(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+// 1000*major + 10*minor of "MAJOR.MINOR[...]".
 std::optional<int> code_of(const std::string& version) {
   const auto parts = util::split(version, '.');
-  if (parts.size() < 2 || parts[0].empty() || parts[1].empty() ||
-      !std::all_of(parts[0].begin(), parts[0].end(), ::isdigit) ||
-      !std::all_of(parts[1].begin(), parts[1].end(), ::isdigit)) {
+  if (parts.size() < 2 || !all_digits(parts[0]) || !all_digits(parts[1])) {
     return std::nullopt;
   }
   return std::stoi(parts[0]) * 1000 + std::stoi(parts[1]) * 10;

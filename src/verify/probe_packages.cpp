@@ -81,18 +81,49 @@ CheckResult record_check(const std::map<std::string, Distribution>& installed) {
   return check;
 }
 
+// "3.12" from a site-packages path (.../lib/python3.12/site-packages), else from the venv's
+// pyvenv.cfg "version = 3.12.3"; empty when neither says.
+std::string python_version(const SitePackages& sites) {
+  for (const auto& site : sites.own) {
+    for (const auto& part : site) {
+      const std::string name = part.string();
+      if (name.rfind("python3.", 0) == 0) {
+        return name.substr(6);
+      }
+    }
+  }
+  return {};
+}
+
+CheckResult python_check(const Context& context, const SitePackages& sites) {
+  const std::string id = "packages.python";
+  const std::string title = "Python version";
+  const std::string& expected = context.lock().expect.python;
+  const std::string found = python_version(sites);
+  if (found.empty()) {
+    return expected.empty() ? skipped(id, title, "", "no python3.X site-packages found")
+                            : failed(id, title, expected, "", "no python3.X site-packages found");
+  }
+  CheckResult check = (expected.empty() || expected == found)
+                          ? passed(id, title, expected, found)
+                          : failed(id, title, expected, found,
+                                   "Python " + found + " differs from the lock's " + expected);
+  check.details["site_packages"] = context.shown(sites.own.front());
+  return check;
+}
+
 } // namespace
 
 std::vector<CheckResult> probe_packages(const Context& context) {
   const auto& locked = context.lock().python.uv_lock.packages;
-  std::vector<CheckResult> out;
+  const SitePackages sites = find_site_packages(context);
+  std::vector<CheckResult> out = {python_check(context, sites)};
   if (locked.empty()) {
     const std::string reason = "the lock lists no Python packages";
     out.push_back(skipped("packages.installed", "locked packages installed", "", reason));
     out.push_back(skipped("packages.unexpected", "no packages beyond the lock", "", reason));
     return out;
   }
-  const SitePackages sites = find_site_packages(context);
   const auto installed = scan_distributions(sites);
   nlohmann::json where = {{"source", sites.source},
                           {"site_packages", site_list(context, sites.own)},

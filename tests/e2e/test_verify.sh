@@ -23,7 +23,7 @@ check_not_contains "$libs" "libcrypto" "no libcrypto"
 bash "$DATA/make_rootfs.sh" root
 run_cmd r "$V" --root root --json r.json --junit r.xml --deep
 check_eq "$r_rc" 0 "offline verify passes (exit 0)"
-check_contains "$r_out" "10 passed, 0 failed, 6 skipped" "summary line"
+check_contains "$r_out" "11 passed, 0 failed, 6 skipped" "summary line"
 check_contains "$r_out" "PASS  nccl.version         2.30.7" "NCCL from the library's version string"
 check_contains "$r_out" "SKIP  gpu.count" "GPU checks skipped offline"
 check_eq "$(no_run r.json)" "$(no_run "$DATA/golden_offline.json")" "JSON report matches the golden file (run removed)"

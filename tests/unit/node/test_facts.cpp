@@ -67,7 +67,8 @@ TEST_SUITE("node.facts") {
   }
 
   TEST_CASE("os-release quoting and comments") {
-    const auto f = node::parse_os_release("# x\nNAME='Debian GNU/Linux'\nVERSION_ID=\"12\"\nID=debian\n");
+    const auto f =
+        node::parse_os_release("# x\nNAME='Debian GNU/Linux'\nVERSION_ID=\"12\"\nID=debian\n");
     CHECK(f.at("NAME") == "Debian GNU/Linux");
     CHECK(f.at("VERSION_ID") == "12");
     CHECK(f.size() == 3);

@@ -35,8 +35,7 @@ report::RecordPaths partial_paths() {
 std::string render(const report::RecordPaths& paths, report::HandoverFormat format) {
   const auto records = report::read_records(paths);
   REQUIRE_MESSAGE(records.has_value(), records.error().message);
-  const auto text =
-      report::render_handover(report::build_handover(*records), *records, format);
+  const auto text = report::render_handover(report::build_handover(*records), *records, format);
   REQUIRE_MESSAGE(text.has_value(), text.error().message);
   return *text;
 }

@@ -11,8 +11,8 @@ using namespace envlock;
 
 TEST_SUITE("report.uv_agreement") {
   TEST_CASE("make_locks.py and parse_uv_lock agree on the Megatron-LM fixtures") {
-    for (const auto& [tag, file] : {std::pair<std::string, std::string>{"core_v0.18.2", "old"},
-                                    {"core_v0.19.0", "new"}}) {
+    for (const auto& [tag, file] :
+         {std::pair<std::string, std::string>{"core_v0.18.2", "old"}, {"core_v0.19.0", "new"}}) {
       const auto uv_path = test::fixture_path("megatron-lm/" + tag + "/uv.lock");
       if (!std::filesystem::exists(uv_path)) {
         MESSAGE("skipped: no fixture " << uv_path.string());

@@ -36,6 +36,7 @@ TEST_CASE("offline: the fixture image passes every non-GPU check") {
   CHECK(find_check(*report, "torch.cudnn").found == "9.14.0");
   CHECK(find_check(*report, "torch.cudnn").details["source"] ==
         "file name /usr/lib/x86_64-linux-gnu/libcudnn.so.9.14.0");
+  CHECK(find_check(*report, "packages.python").found == "3.12");
   CHECK(find_check(*report, "packages.installed").outcome == Outcome::pass);
   CHECK(find_check(*report, "packages.installed").found == "4 of 4 installed");
   CHECK(find_check(*report, "packages.unexpected").outcome == Outcome::pass);
@@ -89,7 +90,7 @@ TEST_CASE("offline: --deep names an installed file that differs from RECORD") {
   options.checks = {"packages"};
   auto report = run_verification(options);
   REQUIRE(report);
-  REQUIRE(report->checks.size() == 3);
+  REQUIRE(report->checks.size() == 4);
   const auto& record = find_check(*report, "packages.record");
   CHECK(record.outcome == Outcome::fail);
   CHECK(record.reason ==

@@ -1,0 +1,137 @@
+// The verifier's orchestration and command line: option errors word for word, check groups,
+// the no-driver path, the host GPU comparison and the terminal table.
+#include "../testutil.hpp"
+#include "lock/lock.hpp"
+#include "verify/context.hpp"
+#include "verify/probes.hpp"
+#include "verify/report.hpp"
+#include "verify/run.hpp"
+#include "verify_fixture.hpp"
+
+#include <dlfcn.h>
+#include <doctest/doctest.h>
+
+using namespace envlock;
+using namespace envlock::verify;
+
+TEST_SUITE_BEGIN("verify");
+
+namespace {
+
+VerifyOptions live_options() {
+  VerifyOptions options;
+  options.lock_path = test::data_path("verify/lock.json");
+  return options;
+}
+
+bool have_driver() {
+  void* handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (handle != nullptr) {
+    ::dlclose(handle);
+  }
+  return handle != nullptr;
+}
+
+} // namespace
+
+TEST_CASE("option errors are input errors, word for word") {
+  auto options = live_options();
+  options.checks = {"nccll"};
+  auto report = run_verification(options);
+  REQUIRE_FALSE(report);
+  CHECK(report.error().code == ExitCode::usage);
+  CHECK(report.error().message ==
+        "--check: unknown check group 'nccll'; did you mean 'nccl'? (accepted: gpu, cuda, nccl, "
+        "torch, packages, megatron, image, smoke, gemm, allreduce)");
+  CHECK(parse_devices("0, 1")->size() == 2);
+  CHECK(parse_devices("0,-1").error().message == "--devices: '-1' is not a GPU index");
+  options = live_options();
+  options.lock_path = "/nonexistent/lock.json";
+  report = run_verification(options);
+  REQUIRE_FALSE(report);
+  CHECK(report.error().message == "/nonexistent/lock.json: No such file or directory");
+}
+
+TEST_CASE("check ids map to --check groups") {
+  CHECK(check_group("gpu.count") == "gpu");
+  CHECK(check_group("gpu.visible") == "gpu");
+  CHECK(check_group("gpu.3.smoke") == "smoke");
+  CHECK(check_group("gpu.3.bandwidth") == "smoke");
+  CHECK(check_group("gpu.0.gemm_bf16") == "gemm");
+  CHECK(check_group("nccl.busbw") == "allreduce");
+  CHECK(check_group("nccl.version") == "nccl");
+  CHECK(check_group("packages.record") == "packages");
+}
+
+TEST_CASE("no driver: GPU checks fail with the reason, --no-gpu skips them") {
+  if (have_driver()) {
+    MESSAGE("libcuda.so.1 is present; the no-driver path is not tested here");
+    return;
+  }
+  auto options = live_options();
+  options.checks = {"gpu", "cuda"};
+  auto report = run_verification(options);
+  REQUIRE(report);
+  for (const char* id : {"gpu.count", "gpu.model", "cuda.driver", "cuda.compat"}) {
+    const auto& check = test::find_check(*report, id);
+    CHECK(check.outcome == Outcome::fail);
+    CHECK(check.reason == "no NVIDIA driver: libcuda.so.1 not found");
+  }
+  options.no_gpu = true;
+  report = run_verification(options);
+  REQUIRE(report);
+  for (const char* id : {"gpu.count", "gpu.model", "gpu.visible", "cuda.driver", "cuda.compat"}) {
+    const auto& check = test::find_check(*report, id);
+    CHECK(check.outcome == Outcome::skip);
+    CHECK(check.reason == "GPU checks skipped (--no-gpu)");
+  }
+}
+
+TEST_CASE("the GPUs seen are compared with the host's list") {
+  util::TempDir dir;
+  const auto lock = lock::read_lock(test::data_path("verify/lock.json"));
+  REQUIRE(lock);
+  CheckResult count;
+  count.id = "gpu.count";
+  count.details["uuids"] = {"GPU-b", "GPU-a"};
+  VerifyOptions options;
+  options.host_facts = dir.path() / "host.json";
+  test::write_text(options.host_facts,
+                   R"({"gpus":[{"index":0,"uuid":"GPU-a","name":"NVIDIA H200"},)"
+                   R"({"index":1,"uuid":"GPU-b","name":"NVIDIA H200"}]})");
+  const Context context(*lock, options);
+  auto check = compare_host_gpus(context, {count});
+  CHECK(check.outcome == Outcome::pass);
+  CHECK(check.expected == "GPU-a,GPU-b");
+  count.details["uuids"] = {"GPU-a"};
+  check = compare_host_gpus(context, {count});
+  CHECK(check.outcome == Outcome::fail);
+  CHECK(check.reason == "the GPUs seen here differ from the host's list");
+  test::write_text(options.host_facts, R"({"gpus":[{"index":0}]})");
+  check = compare_host_gpus(context, {count});
+  CHECK(check.outcome == Outcome::fail);
+  CHECK(check.reason == options.host_facts.string() + ": gpus[0].uuid: missing");
+}
+
+TEST_CASE("the terminal table") {
+  Report report;
+  CheckResult one;
+  one.id = "nccl.version";
+  one.outcome = Outcome::fail;
+  one.expected = "2.30.7";
+  one.found = "2.28.9";
+  one.reason = "NCCL differs";
+  CheckResult two;
+  two.id = "gpu.count";
+  two.outcome = Outcome::skip;
+  two.reason = "GPU checks skipped (--no-gpu)";
+  report.checks = {one, two};
+  CHECK(report_to_table(report, Colour::off) ==
+        "      check         expected  found   reason\n"
+        "FAIL  nccl.version  2.30.7    2.28.9  NCCL differs\n"
+        "SKIP  gpu.count                       GPU checks skipped (--no-gpu)\n"
+        "0 passed, 1 failed, 1 skipped\n");
+  CHECK(report_to_table(report, Colour::on).find("\033[31mFAIL\033[0m") != std::string::npos);
+}
+
+TEST_SUITE_END();
