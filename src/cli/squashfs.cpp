@@ -82,8 +82,8 @@ Result<ExitCode> run_with_enroot(const SquashArgs& args, const sq::SquashSetting
   }
   ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(args.image));
   const util::TempDir scratch("envlock-enroot");
-  const auto command = sq::enroot_import_command(image, sq::enroot_arch(args.platform),
-                                                 args.output, scratch.path(), settings);
+  const auto command = sq::enroot_import_command(image, sq::enroot_arch(args.platform), args.output,
+                                                 scratch.path(), settings);
   ENVLOCK_TRY(sq::run_enroot_import(command));
   sq::SquashResult r;
   ENVLOCK_TRY(sq::describe_sqsh(args.output, r));
@@ -106,9 +106,8 @@ Result<ExitCode> run_squashfs(SquashArgs args) {
   sq::SquashSettings settings;
   ENVLOCK_TRY(settle(args, settings));
   const fs::path output = args.output;
-  const fs::path result_path = args.result.empty()
-                                   ? output.parent_path() / "squashfs-result.json"
-                                   : fs::path(args.result);
+  const fs::path result_path =
+      args.result.empty() ? output.parent_path() / "squashfs-result.json" : fs::path(args.result);
   if (args.enroot) {
     return run_with_enroot(args, settings, result_path);
   }
@@ -196,8 +195,9 @@ const RegisterCommand k_register{{
       app.add_option("--image", args->image,
                      "Image to squash, REF@DIGEST (with --oci-layout: its tag or digest)");
       app.add_option("--oci-layout", args->oci_layout, "Read the image from an OCI layout folder");
-      app.add_option("--platform", args->platform, "OS/ARCH[/VARIANT] (default: the lock's, "
-                                                   "else linux/amd64)");
+      app.add_option("--platform", args->platform,
+                     "OS/ARCH[/VARIANT] (default: the lock's, "
+                     "else linux/amd64)");
       app.add_option("-o,--output", args->output, "The .sqsh to write");
       app.add_option("--result", args->result,
                      "Where to write squashfs-result.json (default: beside the .sqsh)");

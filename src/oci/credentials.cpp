@@ -85,8 +85,8 @@ Result<std::optional<Credential>> docker_config_credential(std::string_view json
       credential.password = decoded->substr(colon + 1);
       return std::optional<Credential>(credential);
     }
-    if (entry.contains("username") && entry["username"].is_string() &&
-        entry.contains("password") && entry["password"].is_string()) {
+    if (entry.contains("username") && entry["username"].is_string() && entry.contains("password") &&
+        entry["password"].is_string()) {
       credential.user = entry["username"].get<std::string>();
       credential.password = entry["password"].get<std::string>();
       return std::optional<Credential>(credential);
@@ -139,8 +139,8 @@ Result<std::optional<Credential>> find_credential(const CredentialFiles& files,
   std::filesystem::path docker = files.docker_config;
   if (docker.empty()) {
     const std::string dir = env_or_empty("DOCKER_CONFIG");
-    docker = dir.empty() ? home_path(".docker/config.json")
-                         : std::filesystem::path(dir) / "config.json";
+    docker =
+        dir.empty() ? home_path(".docker/config.json") : std::filesystem::path(dir) / "config.json";
   }
   if (is_file(docker)) {
     ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file_limited(docker, 1U << 20U));

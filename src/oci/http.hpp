@@ -28,9 +28,9 @@ struct HttpRequest {
   std::string_view body;            // for PUT and POST
   std::string ca_file;              // extra CA bundle; empty: the system's
   std::chrono::milliseconds timeout{30000}; // connect timeout and stall limit
-  std::size_t body_limit = 0;       // the most bytes of body kept (0: no limit)
-  const Sink* sink = nullptr;       // a 2xx body goes here instead of into HttpResponse::body
-  std::uint64_t skip = 0;           // leading body bytes not passed to the sink (resumed tries)
+  std::size_t body_limit = 0;               // the most bytes of body kept (0: no limit)
+  const Sink* sink = nullptr; // a 2xx body goes here instead of into HttpResponse::body
+  std::uint64_t skip = 0;     // leading body bytes not passed to the sink (resumed tries)
   Redirects redirects = Redirects::follow;
 };
 

@@ -159,7 +159,8 @@ Result<ImageRef> parse_image_ref(std::string_view text) {
   }
   const std::size_t last_slash = rest.rfind('/');
   const std::size_t colon = rest.rfind(':');
-  if (colon != std::string_view::npos && (last_slash == std::string_view::npos || colon > last_slash)) {
+  if (colon != std::string_view::npos &&
+      (last_slash == std::string_view::npos || colon > last_slash)) {
     const std::string_view tag = rest.substr(colon + 1);
     if (!is_valid_tag(tag)) {
       return bad_ref(text, "invalid tag '" + std::string(tag) + "'");

@@ -37,8 +37,7 @@ Result<Platform> parse_platform(std::string_view text) {
   const bool has_empty =
       std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); });
   if (parts.size() < 2 || parts.size() > 3 || has_empty) {
-    return input_error("invalid platform '" + std::string(text) +
-                       "': expected OS/ARCH[/VARIANT]");
+    return input_error("invalid platform '" + std::string(text) + "': expected OS/ARCH[/VARIANT]");
   }
   return Platform{parts[0], parts[1], parts.size() == 3 ? parts[2] : std::string()};
 }

@@ -17,8 +17,9 @@ constexpr std::array<std::string_view, 9> k_secret_keys = {
 
 bool is_secret_key(std::string_view key) {
   const std::string lower = util::to_lower(key);
-  return std::any_of(k_secret_keys.begin(), k_secret_keys.end(),
-                     [&](std::string_view word) { return std::string_view(lower).ends_with(word); });
+  return std::any_of(k_secret_keys.begin(), k_secret_keys.end(), [&](std::string_view word) {
+    return std::string_view(lower).ends_with(word);
+  });
 }
 
 std::string redact_query(std::string_view query) {

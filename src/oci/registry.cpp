@@ -68,8 +68,8 @@ struct RegistryClient::Impl {
 
   [[nodiscard]] std::string url(const ImageRef& image, std::string_view kind,
                                 std::string_view reference) const {
-    return session.base_url(image.registry) + "/v2/" + image.repository + "/" +
-           std::string(kind) + "/" + std::string(reference);
+    return session.base_url(image.registry) + "/v2/" + image.repository + "/" + std::string(kind) +
+           "/" + std::string(reference);
   }
 
   // Checks that the image config of a single-platform manifest is for `wanted`, when it says.
@@ -92,8 +92,7 @@ Result<ManifestResponse> RegistryClient::get_manifest(const ImageRef& image,
   request.body_limit = k_manifest_limit;
   request.timeout = m_impl->session.options().timeout;
   request.ca_file = m_impl->session.options().ca_file;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse response,
-                     m_impl->session.send(request, pull_scope(image)));
+  ENVLOCK_TRY_ASSIGN(const HttpResponse response, m_impl->session.send(request, pull_scope(image)));
   if (response.status != 200) {
     return http_status_error(request, response);
   }
@@ -102,8 +101,8 @@ Result<ManifestResponse> RegistryClient::get_manifest(const ImageRef& image,
   out.digest = "sha256:" + util::sha256_hex(response.body);
   out.body = response.body;
   if (is_valid_digest(reference) && out.digest != reference) {
-    return env_error("manifest " + std::string(reference) + ": digest mismatch (got " +
-                     out.digest + ")");
+    return env_error("manifest " + std::string(reference) + ": digest mismatch (got " + out.digest +
+                     ")");
   }
   return out;
 }
@@ -131,8 +130,8 @@ Result<Resolved> RegistryClient::resolve(const ImageRef& image, std::string_view
                      parse_document(chosen.body, "manifest " + entry.digest));
   const std::string chosen_type = effective_media_type(chosen.media_type, chosen_doc);
   if (!is_manifest(chosen_type)) {
-    return input_error(name + ": the " + wanted.to_string() + " entry " + entry.digest +
-                       " is a '" + chosen_type + "', not an image manifest");
+    return input_error(name + ": the " + wanted.to_string() + " entry " + entry.digest + " is a '" +
+                       chosen_type + "', not an image manifest");
   }
   out.platform_digest = chosen.digest;
   out.platform_manifest = chosen.body;
@@ -166,8 +165,8 @@ Status RegistryClient::Impl::check_config_platform(RegistryClient& client, const
   if (offered.os.empty() || offered.architecture.empty() || platform_matches(wanted, offered)) {
     return {};
   }
-  return input_error(image.to_string() + " is a single-platform image for " +
-                     offered.to_string() + ", not " + wanted.to_string());
+  return input_error(image.to_string() + " is a single-platform image for " + offered.to_string() +
+                     ", not " + wanted.to_string());
 }
 
 Result<void> RegistryClient::fetch_blob(const ImageRef& image, std::string_view digest,
@@ -185,8 +184,7 @@ Result<void> RegistryClient::fetch_blob(const ImageRef& image, std::string_view 
   request.sink = &checked;
   request.timeout = m_impl->session.options().timeout;
   request.ca_file = m_impl->session.options().ca_file;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse response,
-                     m_impl->session.send(request, pull_scope(image)));
+  ENVLOCK_TRY_ASSIGN(const HttpResponse response, m_impl->session.send(request, pull_scope(image)));
   if (response.status != 200) {
     return http_status_error(request, response);
   }
@@ -227,8 +225,8 @@ Result<void> RegistryClient::push_blob(const ImageRef& image, std::string_view d
   if (location.find("://") != std::string::npos) {
     put.url = location;
   }
-  put.url += (location.find('?') == std::string::npos ? "?digest=" : "&digest=") +
-             std::string(digest);
+  put.url +=
+      (location.find('?') == std::string::npos ? "?digest=" : "&digest=") + std::string(digest);
   put.headers = {"Content-Type: application/octet-stream"};
   put.body = data;
   ENVLOCK_TRY_ASSIGN(const HttpResponse stored, m_impl->session.send(put, push_scope(image)));

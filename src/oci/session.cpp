@@ -64,8 +64,8 @@ std::string registry_error_code(const std::string& body) {
 } // namespace
 
 Error http_status_error(const HttpRequest& request, const HttpResponse& response) {
-  std::string message = request.method + " " + redact_url(request.url) + ": HTTP " +
-                        std::to_string(response.status);
+  std::string message =
+      request.method + " " + redact_url(request.url) + ": HTTP " + std::to_string(response.status);
   std::string code = registry_error_code(response.body);
   if (code.empty() && response.status == 404) {
     code = "not found";
@@ -80,9 +80,9 @@ Session::Session(RegistryOptions options) : m_options(std::move(options)) {}
 
 std::string Session::base_url(std::string_view registry) const {
   const std::string host(registry.substr(0, registry.rfind(':')));
-  const bool insecure = std::any_of(
-      m_options.insecure_registries.begin(), m_options.insecure_registries.end(),
-      [&](const std::string& entry) { return entry == registry || entry == host; });
+  const bool insecure =
+      std::any_of(m_options.insecure_registries.begin(), m_options.insecure_registries.end(),
+                  [&](const std::string& entry) { return entry == registry || entry == host; });
   return (insecure ? "http://" : "https://") + std::string(registry);
 }
 
@@ -146,8 +146,7 @@ Result<HttpResponse> Session::send(HttpRequest request, const std::optional<Auth
     } else if (!is_retryable_status(response.status)) {
       return std::move(response);
     } else if (attempt >= max_attempts) {
-      return env_error(what + ": HTTP " + std::to_string(response.status) +
-                       attempts_text(attempt));
+      return env_error(what + ": HTTP " + std::to_string(response.status) + attempts_text(attempt));
     } else {
       delay = retry_after(response);
     }

@@ -41,7 +41,7 @@ private:
   Result<std::optional<Credential>> credential_for(const std::string& registry);
 
   RegistryOptions m_options;
-  std::map<std::string, std::string> m_authorizations;             // "registry|scope" -> value
+  std::map<std::string, std::string> m_authorizations;            // "registry|scope" -> value
   std::map<std::string, std::optional<Credential>> m_credentials; // per registry
 };
 

@@ -31,16 +31,36 @@ std::string ansi_c_quote(std::string_view word) {
   std::string out = "$'";
   for (const char c : word) {
     switch (c) {
-    case '\a': out += "\\a"; break;
-    case '\b': out += "\\b"; break;
-    case '\x1b': out += "\\E"; break;
-    case '\f': out += "\\f"; break;
-    case '\n': out += "\\n"; break;
-    case '\r': out += "\\r"; break;
-    case '\t': out += "\\t"; break;
-    case '\v': out += "\\v"; break;
-    case '\\': out += "\\\\"; break;
-    case '\'': out += "\\'"; break;
+    case '\a':
+      out += "\\a";
+      break;
+    case '\b':
+      out += "\\b";
+      break;
+    case '\x1b':
+      out += "\\E";
+      break;
+    case '\f':
+      out += "\\f";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\v':
+      out += "\\v";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\'':
+      out += "\\'";
+      break;
     default: {
       const auto u = static_cast<unsigned char>(c);
       if (u < 0x20 || u == 0x7f) {
@@ -157,8 +177,7 @@ std::string render_environment(const ImageConfig& config) {
 std::string render_fstab(const ImageConfig& config) {
   std::string out;
   for (const auto& volume : config.volumes) {
-    out += "${ENROOT_ROOTFS}" + volume + " " + volume +
-           " none x-create=dir,bind,rw,nosuid,nodev\n";
+    out += "${ENROOT_ROOTFS}" + volume + " " + volume + " none x-create=dir,bind,rw,nosuid,nodev\n";
   }
   return out;
 }
@@ -179,8 +198,7 @@ Status write_enroot_files(int root, const ImageConfig& config) {
   std::vector<std::string> parts;
   for (const auto& part : util::split(config.working_dir, '/')) {
     if (part == "..") {
-      return input_error("image config: WorkingDir '" + config.working_dir +
-                         "' leaves the rootfs");
+      return input_error("image config: WorkingDir '" + config.working_dir + "' leaves the rootfs");
     }
     if (!part.empty() && part != ".") {
       parts.push_back(part);

@@ -9,7 +9,9 @@ constexpr std::size_t k_max_path = 4095;
 constexpr std::size_t k_max_component = 255;
 } // namespace
 
-std::string EntryPath::joined() const { return util::join(parts, "/"); }
+std::string EntryPath::joined() const {
+  return util::join(parts, "/");
+}
 
 std::string EntryPath::parent() const {
   if (parts.size() <= 1) {

@@ -71,6 +71,8 @@ Status fix_dir(int dir, const std::string& shown, int depth) {
 
 } // namespace
 
-Status fix_permissions(int root) { return fix_dir(root, "", 1); }
+Status fix_permissions(int root) {
+  return fix_dir(root, "", 1);
+}
 
 } // namespace envlock::squashfs

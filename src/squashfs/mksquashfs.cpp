@@ -25,8 +25,8 @@ std::string tail_lines(const std::string& text, std::size_t count) {
 
 std::vector<std::string> mksquashfs_arguments(const SquashSettings& settings) {
   const std::string epoch = std::to_string(settings.source_date_epoch);
-  std::vector<std::string> args = {"-mkfs-time", epoch, "-all-time", epoch, "-all-root",
-                                   "-no-progress"};
+  std::vector<std::string> args = {"-mkfs-time", epoch,       "-all-time",
+                                   epoch,        "-all-root", "-no-progress"};
   std::istringstream words(settings.squash_options);
   for (std::string word; words >> word;) {
     args.push_back(word);

@@ -49,8 +49,8 @@ Status squash_into_place(const fs::path& rootfs, const fs::path& output,
   const fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
   std::string pattern = (folder / ("." + output.filename().string() + ".envlock-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
-    return env_error(folder.string() + ": cannot create a temporary folder: " +
-                     std::strerror(errno));
+    return env_error(folder.string() +
+                     ": cannot create a temporary folder: " + std::strerror(errno));
   }
   const fs::path stage = pattern;
   const fs::path staged = stage / output.filename();

@@ -36,8 +36,12 @@ void ProgressLine::layer(std::size_t index, std::size_t count, std::uint64_t don
   show(buf.data());
 }
 
-void ProgressLine::stage(const std::string& text) { show(text + "..."); }
+void ProgressLine::stage(const std::string& text) {
+  show(text + "...");
+}
 
-void ProgressLine::done() { show(""); }
+void ProgressLine::done() {
+  show("");
+}
 
 } // namespace envlock::squashfs

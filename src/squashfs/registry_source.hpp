@@ -12,7 +12,6 @@ namespace envlock::squashfs {
 
 // `image` should carry a digest (REF@DIGEST), so the squashed image is the one that was pinned.
 // Blobs are kept in a temporary folder removed with the source.
-std::unique_ptr<BlobSource> make_registry_source(oci::ImageRef image,
-                                                 oci::RegistryOptions options);
+std::unique_ptr<BlobSource> make_registry_source(oci::ImageRef image, oci::RegistryOptions options);
 
 } // namespace envlock::squashfs

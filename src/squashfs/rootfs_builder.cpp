@@ -113,8 +113,8 @@ Status RootfsBuilder::apply_entry(struct archive* reader, struct archive_entry* 
   const std::string leaf = path.parts.back();
   const mode_t type = archive_entry_filetype(entry);
   const char* link = archive_entry_hardlink(entry);
-  if (link == nullptr && (type == AE_IFCHR || type == AE_IFBLK || type == AE_IFIFO ||
-                          type == AE_IFSOCK)) {
+  if (link == nullptr &&
+      (type == AE_IFCHR || type == AE_IFBLK || type == AE_IFIFO || type == AE_IFSOCK)) {
     warn(shown, "device node, FIFO or socket skipped");
     return {};
   }
@@ -172,7 +172,8 @@ Status RootfsBuilder::write_regular(struct archive* reader, int dir, const std::
     const char* data = static_cast<const char*>(block);
     std::size_t done = 0;
     while (done < length) {
-      const ssize_t n = ::pwrite(fd, data + done, length - done, offset + static_cast<la_int64_t>(done));
+      const ssize_t n =
+          ::pwrite(fd, data + done, length - done, offset + static_cast<la_int64_t>(done));
       if (n < 0 && errno != EINTR) {
         return env_error(shown + ": cannot write: " + std::strerror(errno));
       }

@@ -60,10 +60,10 @@ private:
   void warn(const std::string& path, const std::string& why);
 
   UniqueFd m_root;
-  std::string m_layer;                          // digest of the layer being applied
-  std::set<std::string> m_seen;                 // paths written by the current layer
-  std::set<std::string> m_layer_links;          // symbolic links written by the current layer
-  std::map<std::string, unsigned> m_dir_modes;  // final folder modes
+  std::string m_layer;                         // digest of the layer being applied
+  std::set<std::string> m_seen;                // paths written by the current layer
+  std::set<std::string> m_layer_links;         // symbolic links written by the current layer
+  std::map<std::string, unsigned> m_dir_modes; // final folder modes
   std::vector<std::string> m_warnings;
 };
 

@@ -114,7 +114,8 @@ Status RootfsBuilder::write_hardlink(int dir, const std::string& name, const std
 Status RootfsBuilder::finish() {
   // Deepest first, so a folder loses its write permission after its children were set.
   std::vector<std::pair<std::string, unsigned>> dirs(m_dir_modes.begin(), m_dir_modes.end());
-  std::sort(dirs.begin(), dirs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(dirs.begin(), dirs.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   for (const auto& [path, mode] : dirs) {
     const EntryPath p = split_entry_path(path);
     const int dup_fd = ::openat(m_root.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

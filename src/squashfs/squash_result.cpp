@@ -9,17 +9,19 @@ using nlohmann::json;
 nlohmann::json to_json(const SquashResult& r) {
   return {
       {"schema", k_result_schema},
-      {"image", {{"reference", r.image_reference},
-                 {"manifest_digest", r.manifest_digest},
-                 {"platform", r.platform}}},
+      {"image",
+       {{"reference", r.image_reference},
+        {"manifest_digest", r.manifest_digest},
+        {"platform", r.platform}}},
       {"sqsh", {{"file", r.file_name}, {"sha256", r.sha256}, {"size", r.size}}},
       {"tree_digest", r.tree_digest},
       {"producer", r.producer},
-      {"enroot", {{"compatible_with", k_enroot_compat},
-                  {"squash_options", r.squash_options},
-                  {"source_date_epoch", r.source_date_epoch}}},
-      {"squashfs_tools", {{"version", r.squashfs_tools_version},
-                          {"mksquashfs_arguments", r.mksquashfs_arguments}}},
+      {"enroot",
+       {{"compatible_with", k_enroot_compat},
+        {"squash_options", r.squash_options},
+        {"source_date_epoch", r.source_date_epoch}}},
+      {"squashfs_tools",
+       {{"version", r.squashfs_tools_version}, {"mksquashfs_arguments", r.mksquashfs_arguments}}},
       {"superblock", to_json(r.superblock)},
   };
 }
@@ -55,8 +57,8 @@ Result<SquashResult> result_from_json(const json& value, const std::string& orig
   using vt = json::value_t;
   ENVLOCK_TRY_ASSIGN(const json schema, field(value, "schema", origin, vt::string));
   if (schema != k_result_schema) {
-    return input_error(origin + ": schema: expected '" + std::string(k_result_schema) +
-                       "', got '" + schema.get<std::string>() + "'");
+    return input_error(origin + ": schema: expected '" + std::string(k_result_schema) + "', got '" +
+                       schema.get<std::string>() + "'");
   }
   SquashResult r;
   ENVLOCK_TRY_ASSIGN(const json sha, field(value, "sqsh.sha256", origin, vt::string));

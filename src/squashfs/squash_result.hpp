@@ -24,9 +24,9 @@ struct SquashResult {
   std::string file_name; // the .sqsh's file name (no folder)
   std::string sha256;    // of the .sqsh, 64 hex
   std::uint64_t size = 0;
-  std::string tree_digest;            // "sha256:..." (tree-digest.md)
-  std::string producer;               // "envlock" or "enroot"
-  std::string squashfs_tools_version; // "4.5.1"
+  std::string tree_digest;                       // "sha256:..." (tree-digest.md)
+  std::string producer;                          // "envlock" or "enroot"
+  std::string squashfs_tools_version;            // "4.5.1"
   std::vector<std::string> mksquashfs_arguments; // after ROOTFS and OUTPUT
   std::string squash_options;
   std::int64_t source_date_epoch = 0;

@@ -12,7 +12,8 @@ namespace {
 template <typename T> T little_endian(std::string_view bytes, std::size_t offset) {
   T value = 0;
   for (std::size_t i = 0; i < sizeof(T); ++i) {
-    value |= static_cast<T>(static_cast<T>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i));
+    value |=
+        static_cast<T>(static_cast<T>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i));
   }
   return value;
 }
@@ -60,8 +61,8 @@ Result<Superblock> read_superblock(const std::filesystem::path& path) {
 }
 
 std::string compression_name(std::uint16_t id) {
-  static constexpr std::array<const char*, 7> k_names = {"", "gzip", "lzma", "lzo",
-                                                          "xz", "lz4", "zstd"};
+  static constexpr std::array<const char*, 7> k_names = {"",   "gzip", "lzma", "lzo",
+                                                         "xz", "lz4",  "zstd"};
   if (id >= 1 && id < k_names.size()) {
     return k_names[id];
   }

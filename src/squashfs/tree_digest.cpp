@@ -19,13 +19,20 @@ namespace {
 
 char type_letter(NodeType type) {
   switch (type) {
-  case NodeType::directory: return 'd';
-  case NodeType::regular: return 'f';
-  case NodeType::symlink: return 'l';
-  case NodeType::char_device: return 'c';
-  case NodeType::block_device: return 'b';
-  case NodeType::fifo: return 'p';
-  case NodeType::socket: return 's';
+  case NodeType::directory:
+    return 'd';
+  case NodeType::regular:
+    return 'f';
+  case NodeType::symlink:
+    return 'l';
+  case NodeType::char_device:
+    return 'c';
+  case NodeType::block_device:
+    return 'b';
+  case NodeType::fifo:
+    return 'p';
+  case NodeType::socket:
+    return 's';
   }
   return '?';
 }
@@ -59,7 +66,9 @@ Result<TreeNode> node_at(int dir, const std::string& name, const std::string& sh
   TreeNode node;
   node.mode = st.st_mode & 07777U;
   switch (st.st_mode & S_IFMT) {
-  case S_IFDIR: node.type = NodeType::directory; break;
+  case S_IFDIR:
+    node.type = NodeType::directory;
+    break;
   case S_IFREG: {
     node.type = NodeType::regular;
     ENVLOCK_TRY_ASSIGN(node.value, hash_file_at(dir, name, shown));
@@ -81,8 +90,12 @@ Result<TreeNode> node_at(int dir, const std::string& name, const std::string& sh
     node.type = S_ISCHR(st.st_mode) ? NodeType::char_device : NodeType::block_device;
     node.value = std::to_string(major(st.st_rdev)) + "," + std::to_string(minor(st.st_rdev));
     break;
-  case S_IFIFO: node.type = NodeType::fifo; break;
-  default: node.type = NodeType::socket; break;
+  case S_IFIFO:
+    node.type = NodeType::fifo;
+    break;
+  default:
+    node.type = NodeType::socket;
+    break;
   }
   return node;
 }

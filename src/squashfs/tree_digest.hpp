@@ -17,8 +17,8 @@ enum class NodeType { directory, regular, symlink, char_device, block_device, fi
 
 struct TreeNode {
   NodeType type = NodeType::regular;
-  unsigned mode = 0;  // permission bits incl. setuid/setgid/sticky (07777); 0777 for links
-  std::string value;  // regular: sha256 hex of the contents; symlink: target; device: "MAJ,MIN"
+  unsigned mode = 0; // permission bits incl. setuid/setgid/sticky (07777); 0777 for links
+  std::string value; // regular: sha256 hex of the contents; symlink: target; device: "MAJ,MIN"
   bool operator==(const TreeNode&) const = default;
 };
 

@@ -25,13 +25,20 @@ namespace {
 
 NodeType type_of(mode_t type) {
   switch (type) {
-  case AE_IFDIR: return NodeType::directory;
-  case AE_IFLNK: return NodeType::symlink;
-  case AE_IFCHR: return NodeType::char_device;
-  case AE_IFBLK: return NodeType::block_device;
-  case AE_IFIFO: return NodeType::fifo;
-  case AE_IFSOCK: return NodeType::socket;
-  default: return NodeType::regular;
+  case AE_IFDIR:
+    return NodeType::directory;
+  case AE_IFLNK:
+    return NodeType::symlink;
+  case AE_IFCHR:
+    return NodeType::char_device;
+  case AE_IFBLK:
+    return NodeType::block_device;
+  case AE_IFIFO:
+    return NodeType::fifo;
+  case AE_IFSOCK:
+    return NodeType::socket;
+  default:
+    return NodeType::regular;
   }
 }
 

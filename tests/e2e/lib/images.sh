@@ -3,12 +3,12 @@
 # malicious entries can be made exactly; the layouts are plain OCI image layouts that umoci and
 # skopeo read. Nothing here uses envlock's code.
 
-# img_layout DIR TAG KIND: writes an OCI layout DIR holding one image tagged TAG.
+# img_layout DIR KIND: writes an OCI layout DIR holding one image, tagged KIND.
 # KIND: sample (3 layers: whiteouts, opaque folder, hard links, symlinks, modes 0555/0000/setuid,
 # a full config), or one of the malicious single-layer images: traversal, symlink_escape,
 # hardlink_escape, device, absolute.
 img_layout() {
-  python3 - "$1" "$2" "$3" <<'PY'
+  python3 - "$1" "$2" "$2" <<'PY'
 import gzip, hashlib, io, json, os, sys, tarfile
 
 out, tag, kind = sys.argv[1], sys.argv[2], sys.argv[3]

@@ -105,9 +105,7 @@ TEST_CASE("render: lock errors") {
         "/nonexistent/envlock.lock.json: no such file; run 'envlock lock' to create it");
 
   request.lock_path = test::data_path("render/bad_json_lock.json");
-  CHECK(error_of(request) == request.lock_path.string() +
-                                 ":4:5: invalid JSON: syntax error while parsing object "
-                                 "separator - unexpected string literal; expected ':'");
+  CHECK(error_of(request) == request.lock_path.string() + ":4:25: invalid JSON: expected ':'");
 
   request.lock_path = test::data_path("render/bad_digest_lock.json");
   CHECK(error_of(request) ==

@@ -98,8 +98,8 @@ TEST_CASE("oci::docker_config_credential: errors never quote the file") {
   REQUIRE_FALSE(found);
   CHECK(found.error().message ==
         "cfg.json: the \"auth\" of 'registry.example.invalid' is not base64 of USER:PASSWORD");
-  auto broken = oci::docker_config_credential(R"({"auths": {"x": {"password": "hunter2")",
-                                              "x", "cfg.json");
+  auto broken =
+      oci::docker_config_credential(R"({"auths": {"x": {"password": "hunter2")", "x", "cfg.json");
   REQUIRE_FALSE(broken);
   CHECK(broken.error().message == "cfg.json: invalid JSON");
 }

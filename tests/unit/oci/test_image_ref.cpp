@@ -75,8 +75,8 @@ TEST_CASE("oci::parse_image_ref: errors") {
   CHECK(error_of("Ubuntu") == "invalid image reference 'Ubuntu': repository must be lowercase");
   CHECK(error_of("ubuntu:") == "invalid image reference 'ubuntu:': invalid tag ''");
   CHECK(error_of("ubuntu:-x") == "invalid image reference 'ubuntu:-x': invalid tag '-x'");
-  CHECK(error_of("ubuntu:" + std::string(129, 't')).ends_with(": invalid tag '" +
-                                                              std::string(129, 't') + "'"));
+  CHECK(error_of("ubuntu:" + std::string(129, 't'))
+            .ends_with(": invalid tag '" + std::string(129, 't') + "'"));
   CHECK(error_of("ubuntu@sha256:abc") ==
         "invalid image reference 'ubuntu@sha256:abc': invalid digest 'sha256:abc': expected "
         "sha256: and 64 lowercase hex digits");
@@ -87,11 +87,11 @@ TEST_CASE("oci::parse_image_ref: errors") {
   CHECK(error_of("a/b_") == "invalid image reference 'a/b_': invalid repository component 'b_'");
   CHECK(error_of("a/b___c") ==
         "invalid image reference 'a/b___c': invalid repository component 'b___c'");
-  CHECK(error_of("localhost:5000/") == "invalid image reference 'localhost:5000/': missing repository");
+  CHECK(error_of("localhost:5000/") ==
+        "invalid image reference 'localhost:5000/': missing repository");
   CHECK(error_of("bad_host.io/x") ==
         "invalid image reference 'bad_host.io/x': invalid registry 'bad_host.io'");
-  CHECK(error_of("host.io:port/x:1").find("invalid registry 'host.io:port'") !=
-        std::string::npos);
+  CHECK(error_of("host.io:port/x:1").find("invalid registry 'host.io:port'") != std::string::npos);
   CHECK(error_of(":tag") == "invalid image reference ':tag': missing repository");
 }
 

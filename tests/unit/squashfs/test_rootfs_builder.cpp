@@ -40,100 +40,101 @@ struct Fixture {
 
 TEST_SUITE("squashfs") {
 
-TEST_CASE("layers apply with whiteouts, opaque folders, links and dev/* excluded") {
-  Fixture f;
-  auto builder = RootfsBuilder::open(f.root);
-  REQUIRE(builder);
-  REQUIRE(apply(*builder, "base.tar"));
-  REQUIRE(apply(*builder, "top.tar"));
-  REQUIRE(builder->finish());
-  CHECK(!fs::exists(f.root / "a/one"));      // hidden by the opaque marker
-  CHECK(!fs::exists(f.root / "a/sub"));      // nested too
-  CHECK(fs::exists(f.root / "a/new"));       // the opaque layer's own entry stays
-  CHECK(!fs::exists(f.root / "a/.wh..wh..opq"));
-  CHECK(!fs::exists(f.root / "gone"));       // whiteout
-  CHECK(!fs::exists(f.root / ".wh.gone"));
-  CHECK(fs::exists(f.root / "dev"));         // dev itself is kept,
-  CHECK(!fs::exists(f.root / "dev/null"));   // its contents are not
-  CHECK(fs::is_symlink(f.root / "link"));
-  CHECK(fs::read_symlink(f.root / "link") == "a/one");
-  CHECK(fs::hard_link_count(f.root / "hard") == 1); // its target was hidden later
-  CHECK(mode_of(f.root / "a") == 0700);
-  CHECK(mode_of(f.root / "b") == 0555);
-  CHECK(mode_of(f.root / "b/three") == 04755);
-  CHECK(mode_of(f.root / "c") == 0755); // implicit parents are 0755, as tar makes them
-  CHECK(builder->warnings().empty());
-  REQUIRE(fix_permissions(builder->root_fd()));
-  CHECK(mode_of(f.root / "b") == 0755);
-}
+  TEST_CASE("layers apply with whiteouts, opaque folders, links and dev/* excluded") {
+    Fixture f;
+    auto builder = RootfsBuilder::open(f.root);
+    REQUIRE(builder);
+    REQUIRE(apply(*builder, "base.tar"));
+    REQUIRE(apply(*builder, "top.tar"));
+    REQUIRE(builder->finish());
+    CHECK(!fs::exists(f.root / "a/one")); // hidden by the opaque marker
+    CHECK(!fs::exists(f.root / "a/sub")); // nested too
+    CHECK(fs::exists(f.root / "a/new"));  // the opaque layer's own entry stays
+    CHECK(!fs::exists(f.root / "a/.wh..wh..opq"));
+    CHECK(!fs::exists(f.root / "gone")); // whiteout
+    CHECK(!fs::exists(f.root / ".wh.gone"));
+    CHECK(fs::exists(f.root / "dev"));       // dev itself is kept,
+    CHECK(!fs::exists(f.root / "dev/null")); // its contents are not
+    CHECK(fs::is_symlink(f.root / "link"));
+    CHECK(fs::read_symlink(f.root / "link") == "a/one");
+    CHECK(fs::hard_link_count(f.root / "hard") == 1); // its target was hidden later
+    CHECK(mode_of(f.root / "a") == 0700);
+    CHECK(mode_of(f.root / "b") == 0555);
+    CHECK(mode_of(f.root / "b/three") == 04755);
+    CHECK(mode_of(f.root / "c") == 0755); // implicit parents are 0755, as tar makes them
+    CHECK(builder->warnings().empty());
+    REQUIRE(fix_permissions(builder->root_fd()));
+    CHECK(mode_of(f.root / "b") == 0755);
+  }
 
-TEST_CASE("unsafe layers are refused with the layer digest and the entry") {
-  Fixture f;
-  auto builder = RootfsBuilder::open(f.root);
-  REQUIRE(builder);
-  auto traversal = apply(*builder, "traversal.tar");
-  REQUIRE(!traversal);
-  CHECK(traversal.error().message ==
-        "layer " + digest_of("traversal.tar") +
-            ": 'x/../../escape': name contains '..'; refusing to write outside the rootfs");
-  CHECK(!fs::exists(f.tmp.path() / "escape"));
+  TEST_CASE("unsafe layers are refused with the layer digest and the entry") {
+    Fixture f;
+    auto builder = RootfsBuilder::open(f.root);
+    REQUIRE(builder);
+    auto traversal = apply(*builder, "traversal.tar");
+    REQUIRE(!traversal);
+    CHECK(traversal.error().message ==
+          "layer " + digest_of("traversal.tar") +
+              ": 'x/../../escape': name contains '..'; refusing to write outside the rootfs");
+    CHECK(!fs::exists(f.tmp.path() / "escape"));
 
-  auto symlink = apply(*builder, "symlink_escape.tar");
-  REQUIRE(!symlink);
-  CHECK(symlink.error().message == "layer " + digest_of("symlink_escape.tar") +
-                                       ": 'evil/etc/pwned': goes through the symbolic link "
-                                       "'evil' of the same layer");
-  CHECK(!fs::exists("/etc/pwned"));
+    auto symlink = apply(*builder, "symlink_escape.tar");
+    REQUIRE(!symlink);
+    CHECK(symlink.error().message == "layer " + digest_of("symlink_escape.tar") +
+                                         ": 'evil/etc/pwned': goes through the symbolic link "
+                                         "'evil' of the same layer");
+    CHECK(!fs::exists("/etc/pwned"));
 
-  auto hardlink = apply(*builder, "hardlink_escape.tar");
-  REQUIRE(!hardlink);
-  CHECK(hardlink.error().message == "layer " + digest_of("hardlink_escape.tar") +
-                                        ": 'hl': hard link target '../outside' leaves the rootfs");
-}
+    auto hardlink = apply(*builder, "hardlink_escape.tar");
+    REQUIRE(!hardlink);
+    CHECK(hardlink.error().message ==
+          "layer " + digest_of("hardlink_escape.tar") +
+              ": 'hl': hard link target '../outside' leaves the rootfs");
+  }
 
-TEST_CASE("device nodes are skipped with a warning") {
-  Fixture f;
-  auto builder = RootfsBuilder::open(f.root);
-  REQUIRE(builder);
-  REQUIRE(apply(*builder, "device.tar"));
-  CHECK(!fs::exists(fs::symlink_status(f.root / "null")));
-  REQUIRE(builder->warnings().size() == 1);
-  CHECK(builder->warnings()[0] ==
-        "layer " + digest_of("device.tar") + ": 'null': device node, FIFO or socket skipped");
-}
+  TEST_CASE("device nodes are skipped with a warning") {
+    Fixture f;
+    auto builder = RootfsBuilder::open(f.root);
+    REQUIRE(builder);
+    REQUIRE(apply(*builder, "device.tar"));
+    CHECK(!fs::exists(fs::symlink_status(f.root / "null")));
+    REQUIRE(builder->warnings().size() == 1);
+    CHECK(builder->warnings()[0] ==
+          "layer " + digest_of("device.tar") + ": 'null': device node, FIFO or socket skipped");
+  }
 
-TEST_CASE("a layer whose bytes do not match its digest is refused") {
-  Fixture f;
-  auto builder = RootfsBuilder::open(f.root);
-  REQUIRE(builder);
-  const std::string wrong = "sha256:" + std::string(64, '0');
-  auto status = builder->apply_layer(test::data_path("squashfs/base.tar"), wrong, nullptr);
-  REQUIRE(!status);
-  CHECK(status.error().message ==
-        "layer " + wrong + ": digest mismatch (got " + digest_of("base.tar") + ")");
-}
+  TEST_CASE("a layer whose bytes do not match its digest is refused") {
+    Fixture f;
+    auto builder = RootfsBuilder::open(f.root);
+    REQUIRE(builder);
+    const std::string wrong = "sha256:" + std::string(64, '0');
+    auto status = builder->apply_layer(test::data_path("squashfs/base.tar"), wrong, nullptr);
+    REQUIRE(!status);
+    CHECK(status.error().message ==
+          "layer " + wrong + ": digest mismatch (got " + digest_of("base.tar") + ")");
+  }
 
-TEST_CASE("Enroot's files replace the image's and the tree digest sees them") {
-  Fixture f;
-  auto builder = RootfsBuilder::open(f.root);
-  REQUIRE(builder);
-  REQUIRE(apply(*builder, "base.tar"));
-  REQUIRE(builder->finish());
-  const auto before = read_tree_dir(f.root);
-  REQUIRE(before);
-  ImageConfig config;
-  config.working_dir = "/b/w";
-  REQUIRE(write_enroot_files(builder->root_fd(), config));
-  CHECK(mode_of(f.root / "etc") == 0755);
-  CHECK(mode_of(f.root / "etc/rc") == 0644);
-  CHECK(mode_of(f.root / "b") == 0755); // the top layer's folder wins
-  CHECK(mode_of(f.root / "b/w") == 0755);
-  const auto after = read_tree_dir(f.root);
-  REQUIRE(after);
-  CHECK(tree_digest(*before) != tree_digest(*after));
-  ImageConfig escaping;
-  escaping.working_dir = "/../x";
-  CHECK(write_enroot_files(builder->root_fd(), escaping).error().message ==
-        "image config: WorkingDir '/../x' leaves the rootfs");
-}
+  TEST_CASE("Enroot's files replace the image's and the tree digest sees them") {
+    Fixture f;
+    auto builder = RootfsBuilder::open(f.root);
+    REQUIRE(builder);
+    REQUIRE(apply(*builder, "base.tar"));
+    REQUIRE(builder->finish());
+    const auto before = read_tree_dir(f.root);
+    REQUIRE(before);
+    ImageConfig config;
+    config.working_dir = "/b/w";
+    REQUIRE(write_enroot_files(builder->root_fd(), config));
+    CHECK(mode_of(f.root / "etc") == 0755);
+    CHECK(mode_of(f.root / "etc/rc") == 0644);
+    CHECK(mode_of(f.root / "b") == 0755); // the top layer's folder wins
+    CHECK(mode_of(f.root / "b/w") == 0755);
+    const auto after = read_tree_dir(f.root);
+    REQUIRE(after);
+    CHECK(tree_digest(*before) != tree_digest(*after));
+    ImageConfig escaping;
+    escaping.working_dir = "/../x";
+    CHECK(write_enroot_files(builder->root_fd(), escaping).error().message ==
+          "image config: WorkingDir '/../x' leaves the rootfs");
+  }
 }

@@ -32,32 +32,33 @@ std::string superblock_bytes() {
 
 TEST_SUITE("squashfs") {
 
-TEST_CASE("parse_superblock decodes the little-endian fields") {
-  const auto sb = parse_superblock(superblock_bytes());
-  REQUIRE(sb);
-  CHECK(sb->inode_count == 402);
-  CHECK(sb->mkfs_time == 1700000000);
-  CHECK(sb->block_size == 131072);
-  CHECK(compression_name(sb->compression) == "lzo");
-  CHECK(sb->flags == 0xc2);
-  CHECK(sb->bytes_used == 123456);
-}
+  TEST_CASE("parse_superblock decodes the little-endian fields") {
+    const auto sb = parse_superblock(superblock_bytes());
+    REQUIRE(sb);
+    CHECK(sb->inode_count == 402);
+    CHECK(sb->mkfs_time == 1700000000);
+    CHECK(sb->block_size == 131072);
+    CHECK(compression_name(sb->compression) == "lzo");
+    CHECK(sb->flags == 0xc2);
+    CHECK(sb->bytes_used == 123456);
+  }
 
-TEST_CASE("parse_superblock refuses what is not squashfs 4.0") {
-  CHECK(parse_superblock("short").error().message ==
-        "not a squashfs image (shorter than its 96-byte superblock)");
-  std::string bad = superblock_bytes();
-  bad[0] = 'x';
-  CHECK(parse_superblock(bad).error().message == "not a squashfs image (bad magic)");
-  std::string v3 = superblock_bytes();
-  put(v3, 28, 3, 2);
-  CHECK(parse_superblock(v3).error().message == "not a squashfs image (version 3.0, expected 4.0)");
-  CHECK(compression_name(9) == "unknown(9)");
-}
+  TEST_CASE("parse_superblock refuses what is not squashfs 4.0") {
+    CHECK(parse_superblock("short").error().message ==
+          "not a squashfs image (shorter than its 96-byte superblock)");
+    std::string bad = superblock_bytes();
+    bad[0] = 'x';
+    CHECK(parse_superblock(bad).error().message == "not a squashfs image (bad magic)");
+    std::string v3 = superblock_bytes();
+    put(v3, 28, 3, 2);
+    CHECK(parse_superblock(v3).error().message ==
+          "not a squashfs image (version 3.0, expected 4.0)");
+    CHECK(compression_name(9) == "unknown(9)");
+  }
 
-TEST_CASE("compressor_of reads -comp from mksquashfs options") {
-  CHECK(compressor_of("-comp lzo -noD -exit-on-error") == "lzo");
-  CHECK(compressor_of("-noD") == "gzip");
-  CHECK(compressor_of("-b 1M -comp zstd -Xcompression-level 3") == "zstd");
-}
+  TEST_CASE("compressor_of reads -comp from mksquashfs options") {
+    CHECK(compressor_of("-comp lzo -noD -exit-on-error") == "lzo");
+    CHECK(compressor_of("-noD") == "gzip");
+    CHECK(compressor_of("-b 1M -comp zstd -Xcompression-level 3") == "zstd");
+  }
 }
