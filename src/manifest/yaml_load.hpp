@@ -10,7 +10,7 @@
 
 namespace envlock::manifest {
 
-inline constexpr std::size_t k_max_manifest_bytes = 1024 * 1024;
+inline constexpr std::size_t k_max_manifest_bytes = std::size_t{1024} * 1024;
 inline constexpr int k_max_depth = 32;
 // Aliases are counted each time they are used, so an alias bomb stops here.
 inline constexpr std::size_t k_max_nodes = 100000;

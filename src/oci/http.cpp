@@ -12,7 +12,7 @@ namespace envlock::oci {
 namespace {
 
 constexpr int k_max_redirects = 5;
-constexpr std::size_t k_error_body_limit = 64 * 1024;
+constexpr std::size_t k_error_body_limit = std::size_t{64} * 1024;
 
 // State shared with the libcurl callbacks of one hop.
 struct Transfer {

@@ -20,17 +20,30 @@ Result<std::string_view> embedded_template(std::string_view name) {
   return env_error("template '" + std::string(name) + "' is not built into envlock");
 }
 
+std::string collapse_blank_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t newlines = 0;
+  for (const char c : text) {
+    newlines = c == '\n' ? newlines + 1 : 0;
+    if (newlines <= 2) {
+      out += c;
+    }
+  }
+  return out;
+}
+
 Result<std::string> render_template(std::string_view name, const kainjow::mustache::data& data) {
   ENVLOCK_TRY_ASSIGN(const std::string_view text, embedded_template(name));
   kainjow::mustache::mustache tmpl{std::string(text)};
   if (!tmpl.is_valid()) {
     return env_error("template '" + std::string(name) + "': " + tmpl.error_message());
   }
-  std::string out = tmpl.render(data);
+  const std::string out = tmpl.render(data);
   if (!tmpl.is_valid()) {
     return env_error("template '" + std::string(name) + "': " + tmpl.error_message());
   }
-  return out;
+  return collapse_blank_lines(out);
 }
 
 } // namespace envlock::report

@@ -13,7 +13,11 @@ namespace envlock::report {
 // The text of templates/<name>; an environment error when it was not built in.
 Result<std::string_view> embedded_template(std::string_view name);
 
-// Renders templates/<name> with `data`. Fails with an environment error naming the template when
+// `text` with every run of blank lines cut to one (sections that render nothing leave blank
+// lines behind in kainjow/mustache).
+std::string collapse_blank_lines(std::string_view text);
+
+// Renders templates/<name> with `data`, then collapses blank lines. Fails with an environment error naming the template when
 // it is missing or does not parse.
 Result<std::string> render_template(std::string_view name, const kainjow::mustache::data& data);
 

@@ -94,7 +94,7 @@ sed -i "s/127\.0\.0\.1:5000/$REG_PLAIN/g; s/ref: core_v0.0.1/ref: v2/" proj/envl
 git_make_repo proj/megatron-lm
 COMMIT=$(git_commit_id proj/megatron-lm v2)
 cd proj
-if ! "$ENVLOCK" lock --help >/dev/null 2>&1; then
+if ! "$ENVLOCK" --help | grep -qE '^  lock +'; then
   echo "note: 'envlock lock' is not in this build; the real-lock part is not run"
   finish
 fi

@@ -53,10 +53,10 @@ TEST_CASE("manifest limit: nesting deeper than 32 levels") {
   CHECK_MESSAGE(parsed_ok.has_value(), parsed_ok.error().message);
   const auto parsed_deep = manifest::parse_manifest(deep, "m.yaml");
   REQUIRE_FALSE(parsed_deep.has_value());
-  CHECK(parsed_deep.error().message == "m.yaml:16:36: nesting deeper than 32 levels\n"
+  CHECK(parsed_deep.error().message == "m.yaml:16:37: nesting deeper than 32 levels\n"
                                        "    a: " +
                                            std::string(30, '[') + std::string(30, ']') + "\n" +
-                                           std::string(35, ' ') + "^");
+                                           std::string(36, ' ') + "^");
 }
 
 TEST_CASE("manifest limit: nesting beyond the YAML parser's own guard") {
