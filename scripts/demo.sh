@@ -7,14 +7,16 @@
 #   4. copies examples/demo/ (envlock.yaml, pyproject.toml, uv.lock) and points it at both,
 #   5. envlock lock, envlock lock --check, envlock render --with-verifier,
 # and prints what came out. Everything it started is stopped on exit; the files are removed
-# unless ENVLOCK_DEMO_KEEP=1.
+# unless ENVLOCK_DEMO_KEEP=1. ENVLOCK=PATH runs that envlock instead of installing and building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
 
-bash scripts/install-deps.sh
-bash scripts/build.sh
-ENVLOCK=${ENVLOCK:-$REPO/build/envlock}
+if [ -z "${ENVLOCK:-}" ]; then
+  bash scripts/install-deps.sh
+  bash scripts/build.sh
+  ENVLOCK=$REPO/build/envlock
+fi
 
 . scripts/lib/demo_services.sh
 DEMO=$(mktemp -d "${TMPDIR:-/tmp}/envlock-demo.XXXXXX")

@@ -127,6 +127,17 @@ std::map<std::string, PackageVersions> by_name(const std::vector<lock::UvPackage
   return out;
 }
 
+bool only_local_differs(const std::string& a, const std::string& b) {
+  auto va = parse_py_version(a);
+  auto vb = parse_py_version(b);
+  if (!va || !vb || va->local == vb->local) {
+    return false;
+  }
+  va->local.clear();
+  vb->local.clear();
+  return compare(*va, *vb) == 0;
+}
+
 std::optional<PackageChange> compare_package(const std::string& name, const PackageVersions* a,
                                              const PackageVersions* b) {
   PackageChange c;
@@ -153,7 +164,9 @@ std::optional<PackageChange> compare_package(const std::string& name, const Pack
   c.kind = PackageChangeKind::changed;
   if (a->versions.size() == 1 && b->versions.size() == 1) {
     const auto order = compare_versions(a->versions[0], b->versions[0]);
-    if (order && *order < 0) {
+    if (only_local_differs(a->versions[0], b->versions[0])) {
+      // "1.0.0+b7643bd" -> "1.0.0+9edee0c": a rebuild from another commit, neither up nor down.
+    } else if (order && *order < 0) {
       c.kind = PackageChangeKind::upgraded;
     } else if (order && *order > 0) {
       c.kind = PackageChangeKind::downgraded;

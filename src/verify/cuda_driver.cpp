@@ -1,7 +1,8 @@
 #include "verify/cuda_driver.hpp"
 
+#include <algorithm>
 #include <array>
-#include <cstdio>
+#include <string_view>
 
 namespace envlock::verify::cuda {
 
@@ -83,16 +84,16 @@ std::string version_string(int code) {
 
 std::string uuid_string(const CuUuid& uuid) {
   static constexpr std::array<int, 4> k_dashes_after = {3, 5, 7, 9};
+  static constexpr std::string_view k_hex = "0123456789abcdef";
   std::string text = "GPU-";
-  for (int i = 0; i < 16; ++i) {
-    std::array<char, 3> hex{};
-    std::snprintf(hex.data(), hex.size(), "%02x", uuid.bytes[i]); // NOLINT: fixed-size ABI array
-    text += hex.data();
-    for (const int dash : k_dashes_after) {
-      if (i == dash) {
-        text += '-';
-      }
+  int index = 0;
+  for (const unsigned char byte : uuid.bytes) {
+    text += k_hex[byte >> 4U];
+    text += k_hex[byte & 0xFU];
+    if (std::find(k_dashes_after.begin(), k_dashes_after.end(), index) != k_dashes_after.end()) {
+      text += '-';
     }
+    ++index;
   }
   return text;
 }

@@ -36,7 +36,9 @@ namespace {
 
 std::string gbps_text(double value) {
   std::array<char, 32> text{};
-  std::snprintf(text.data(), text.size(), "%.1f GB/s", value);
+  if (std::snprintf(text.data(), text.size(), "%.1f GB/s", value) < 0) {
+    return "? GB/s";
+  }
   return text.data();
 }
 

@@ -30,7 +30,7 @@ check_eq "$(printf '%s' "$d_out" | head -1)" \
   "envlock diff: HEAD~1:project/envlock.lock.json -> HEAD:project/envlock.lock.json" "bare revisions read the lock's path"
 check_contains "$d_out" "  ^ transformer-engine 2.16.0+b9d690e0 -> 2.17.1+4329ff84" "package upgrade in text"
 check_contains "$d_out" "  tag: 26.04-py3 -> 26.06-py3" "base image tag"
-check_contains "$d_out" "  megatron log: unavailable (no local clone (give --megatron-repo PATH))" "no clone, no log"
+check_contains "$d_out" "  megatron log: unavailable (no local clone; give --megatron-repo PATH)" "no clone, no log"
 run_cmd d "$ENVLOCK" diff main~1:project/envlock.lock.json main:project/envlock.lock.json --json
 check_eq "$d_rc" 1 "REV:PATH form exits 1"
 check_eq "$(printf '%s' "$d_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["old"], d["package_counts"]["added"])')" \

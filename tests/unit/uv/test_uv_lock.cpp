@@ -76,7 +76,8 @@ TEST_SUITE("uv") {
     REQUIRE_FALSE(pin.has_value());
     CHECK(pin.error().code == ExitCode::usage);
     CHECK(pin.error().message ==
-          "uv.lock:5:15: Error while parsing string: encountered end-of-line");
+          "uv.lock:5:15: Error while parsing string: unescaped control characters other than TAB "
+          "(U+0009) are explicitly prohibited");
   }
 
   TEST_CASE("a duplicate key is an error, from either reader") {
@@ -84,7 +85,9 @@ TEST_SUITE("uv") {
     CHECK_FALSE(uv::read_fast(text).has_value());
     const auto pin = uv::parse_uv_lock(text, "uv.lock");
     REQUIRE_FALSE(pin.has_value());
-    CHECK(pin.error().message.starts_with("uv.lock:5:1: "));
+    CHECK(
+        pin.error().message ==
+        "uv.lock:5:8: Error while parsing key-value pair: cannot redefine existing string 'name'");
   }
 
   TEST_CASE("a package without source is refused") {
