@@ -47,6 +47,11 @@ Status build_rootfs(const SquashJob& job, const ImageManifest& manifest, RootfsB
 Status squash_into_place(const fs::path& rootfs, const fs::path& output,
                          const std::vector<std::string>& args) {
   const fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+  std::error_code made;
+  fs::create_directories(folder, made);
+  if (made) {
+    return env_error(folder.string() + ": cannot create: " + made.message());
+  }
   std::string pattern = (folder / ("." + output.filename().string() + ".envlock-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
     return env_error(folder.string() +

@@ -14,6 +14,7 @@ fi
 passed=0 failed=0 skipped=0
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/envlock-e2e-logs.XXXXXX")
 for s in "${suites[@]}"; do
+  s=$(realpath "$s")
   name=$(basename "$s" .sh)
   WORK=$(mktemp -d "${TMPDIR:-/tmp}/envlock-e2e-$name.XXXXXX")
   export WORK

@@ -1,5 +1,6 @@
 # envlock diff: lock files and git revisions (HEAD~1 HEAD, the working lock against HEAD,
 # REV:PATH), the three output forms against the goldens, the Megatron-LM commit log, exit codes.
+. "$REPO/tests/e2e/lib.sh"
 need_tools git python3
 DATA=$REPO/tests/data/diff
 

@@ -76,8 +76,9 @@ run_cmd t "$ENVLOCK" squashfs digest "$WORK/ref.sqsh"
 check_eq "$t_out" "$tree" "tree digest of the reference .sqsh"
 run_cmd t "$ENVLOCK" squashfs digest "$WORK/nothing"
 check_eq "$t_out$t_err" "envlock: error: $WORK/nothing: no such file or folder" "digest of a missing path"
-gz=$(mktemp -d); mksquashfs "$(mktemp -d)" "$gz/x.sqsh" -comp gzip -quiet -no-progress >/dev/null
-run_cmd t "$ENVLOCK" squashfs digest "$gz/x.sqsh"
+mkdir -p "$WORK/gz/empty"
+mksquashfs "$WORK/gz/empty" "$WORK/gz/x.sqsh" -comp gzip -quiet -no-progress >/dev/null
+run_cmd t "$ENVLOCK" squashfs digest "$WORK/gz/x.sqsh"
 check_contains "$t_out" "sha256:" "tree digest of a gzip image"
 
 # --- verify

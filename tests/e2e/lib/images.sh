@@ -131,9 +131,10 @@ storage: {filesystem: {rootdirectory: $WORK/img-registry/data}}
 http: {addr: 127.0.0.1:$port}
 log: {level: error}
 YML
-  bg docker-registry serve "$WORK/img-registry/config.yml" >"$WORK/img-registry/log" 2>&1
+  # lib.sh exports REGISTRY_AUTH_FILE for skopeo; docker-registry would read it as config.
+  bg env -u REGISTRY_AUTH_FILE docker-registry serve "$WORK/img-registry/config.yml" >"$WORK/img-registry/log" 2>&1
   IMG_REGISTRY=127.0.0.1:$port
-  wait_until 100 curl -sf "http://$IMG_REGISTRY/v2/"
+  wait_until 600 curl -sf "http://$IMG_REGISTRY/v2/"
 }
 
 # img_push LAYOUT TAG DEST [FORMAT]: copies the layout's image to docker://DEST with skopeo

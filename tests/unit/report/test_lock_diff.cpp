@@ -1,4 +1,5 @@
 #include "../testutil.hpp"
+#include "report/commit_log.hpp"
 #include "report/diff_render.hpp"
 #include "report/lock_diff.hpp"
 #include "util/fs.hpp"
@@ -16,7 +17,10 @@ lock::Lock read(const std::string& name) {
 }
 
 report::LockDiff megatron_diff() {
-  report::LockDiff d = report::diff_locks(read("old.lock.json"), read("new.lock.json"));
+  const lock::Lock a = read("old.lock.json");
+  const lock::Lock b = read("new.lock.json");
+  report::LockDiff d = report::diff_locks(a, b);
+  report::add_commit_logs(d, a, b, {}); // as the command does: no clone, so "unavailable"
   d.old_label = "old.lock.json";
   d.new_label = "new.lock.json";
   return d;
