@@ -41,8 +41,8 @@ Result<std::vector<HostGpu>> read_host_gpus(const std::filesystem::path& path) {
 
 bool is_index(const std::string& token) {
   return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
-           return std::isdigit(static_cast<unsigned char>(c)) != 0;
-         });
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
 }
 
 // The UUIDs the container should see: the host's list, narrowed by NVIDIA_VISIBLE_DEVICES; or
