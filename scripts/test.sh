@@ -21,9 +21,6 @@ if [ ${#sources[@]} -gt 0 ]; then
   clang-format --dry-run -Werror "${sources[@]}" || fatal "clang-format: files differ from .clang-format"
 fi
 
-step "lint (clang-tidy)"
-bash scripts/lint.sh || fatal "clang-tidy reported problems"
-
 step "unit tests"
 unit_log=$(mktemp)
 (cd build && ./tests/envlock_unit 2>&1) | tee "$unit_log" | tail -4
@@ -41,6 +38,11 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/tests/
 asan_rc=${PIPESTATUS[0]}
 [ "$asan_rc" -eq 0 ] && asan_pass=1 asan_fail=0 || asan_pass=0 asan_fail=1
 
+step "lint (clang-tidy, in the background while the end-to-end suites run)"
+lint_log=$(mktemp)
+bash scripts/lint.sh >"$lint_log" 2>&1 &
+lint_pid=$!
+
 step "end-to-end suites"
 e2e_log=$(mktemp)
 bash tests/e2e/run.sh 2>&1 | tee "$e2e_log"
@@ -48,11 +50,17 @@ e2e_pass=$(sed -n 's/^e2e: \([0-9]*\) passed.*/\1/p' "$e2e_log")
 e2e_fail=$(sed -n 's/^e2e: [0-9]* passed, \([0-9]*\) failed.*/\1/p' "$e2e_log")
 e2e_skip=$(sed -n 's/^e2e: .* \([0-9]*\) skipped/\1/p' "$e2e_log")
 
-pass=$(( ${unit_pass:-0} + asan_pass + ${e2e_pass:-0} ))
-failn=$(( ${unit_fail:-1} + asan_fail + ${e2e_fail:-1} ))
+step "lint result"
+wait "$lint_pid"
+lint_rc=$?
+cat "$lint_log"
+[ "$lint_rc" -eq 0 ] && lint_pass=1 lint_fail=0 || lint_pass=0 lint_fail=1
+
+pass=$(( ${unit_pass:-0} + asan_pass + lint_pass + ${e2e_pass:-0} ))
+failn=$(( ${unit_fail:-1} + asan_fail + lint_fail + ${e2e_fail:-1} ))
 skipn=$(( ${unit_skip:-0} + ${e2e_skip:-0} ))
 [ "$unit_rc" -eq 0 ] || [ "$failn" -gt 0 ] || failn=1
 echo
-echo "summary: unit cases ${unit_pass:-0}/${unit_fail:-?} (pass/fail), sanitizer run $([ $asan_rc -eq 0 ] && echo clean || echo FAILED), e2e suites ${e2e_pass:-0}/${e2e_fail:-?}/${e2e_skip:-0} (pass/fail/skip)"
+echo "summary: unit cases ${unit_pass:-0}/${unit_fail:-?} (pass/fail), sanitizer run $([ $asan_rc -eq 0 ] && echo clean || echo FAILED), clang-tidy $([ $lint_rc -eq 0 ] && echo clean || echo FAILED), e2e suites ${e2e_pass:-0}/${e2e_fail:-?}/${e2e_skip:-0} (pass/fail/skip)"
 echo "$pass passed, $failn failed, $skipn skipped"
 [ "$failn" -eq 0 ]
