@@ -28,7 +28,9 @@ demo_start_registry() {
   mkdir -p "$dir/data"
   printf 'version: 0.1\nlog: {level: warn}\nstorage: {filesystem: {rootdirectory: %s}}\nhttp: {addr: 127.0.0.1:%s}\n' \
     "$dir/data" "$port" > "$dir/config.yml"
-  docker-registry serve "$dir/config.yml" > "$dir/log" 2>&1 &
+  # docker-registry reads REGISTRY_* variables as configuration (REGISTRY_AUTH_FILE would become
+  # auth.file), so it starts without the one the container tools use.
+  env -u REGISTRY_AUTH_FILE docker-registry serve "$dir/config.yml" > "$dir/log" 2>&1 &
   DEMO_PIDS+=($!)
   for _ in $(seq 100); do
     if curl -sf -o /dev/null "http://127.0.0.1:$port/v2/"; then
