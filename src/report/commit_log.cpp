@@ -106,7 +106,8 @@ void add_commit_logs(LockDiff& diff, const lock::Lock& old_lock, const lock::Loc
     } else {
       CommitLog log;
       log.source = name;
-      log.unavailable = name == "megatron" ? "no local clone; give --megatron-repo PATH" : "no local clone";
+      log.unavailable =
+          name == "megatron" ? "no local clone; give --megatron-repo PATH" : "no local clone";
       diff.commit_logs.push_back(std::move(log));
       continue;
     }

@@ -135,11 +135,14 @@ bool only_local_differs(const std::string& a, const std::string& b) {
   }
   va->local.clear();
   vb->local.clear();
-  return compare(*va, *vb) == 0;
+  return std::is_eq(compare(*va, *vb));
 }
 
 std::optional<PackageChange> compare_package(const std::string& name, const PackageVersions* a,
                                              const PackageVersions* b) {
+  if (a == nullptr && b == nullptr) {
+    return std::nullopt;
+  }
   PackageChange c;
   c.name = name;
   if (a == nullptr) {
@@ -166,9 +169,9 @@ std::optional<PackageChange> compare_package(const std::string& name, const Pack
     const auto order = compare_versions(a->versions[0], b->versions[0]);
     if (only_local_differs(a->versions[0], b->versions[0])) {
       // "1.0.0+b7643bd" -> "1.0.0+9edee0c": a rebuild from another commit, neither up nor down.
-    } else if (order && *order < 0) {
+    } else if (order && std::is_lt(*order)) {
       c.kind = PackageChangeKind::upgraded;
-    } else if (order && *order > 0) {
+    } else if (order && std::is_gt(*order)) {
       c.kind = PackageChangeKind::downgraded;
     }
     c.major = is_major_change(a->versions[0], b->versions[0]);

@@ -17,8 +17,8 @@ Result<std::string_view> embedded_template(std::string_view name);
 // lines behind in kainjow/mustache).
 std::string collapse_blank_lines(std::string_view text);
 
-// Renders templates/<name> with `data`, then collapses blank lines. Fails with an environment error naming the template when
-// it is missing or does not parse.
+// Renders templates/<name> with `data`, then collapses blank lines. Fails with an environment error
+// naming the template when it is missing or does not parse.
 Result<std::string> render_template(std::string_view name, const kainjow::mustache::data& data);
 
 } // namespace envlock::report

@@ -58,7 +58,7 @@ std::strong_ordering compare_local(const std::vector<std::string>& a,
     const bool b_num = std::all_of(b[i].begin(), b[i].end(), ::isdigit);
     if (a_num && b_num) {
       const auto c = std::stoll(a[i]) <=> std::stoll(b[i]);
-      if (c != 0) {
+      if (std::is_neq(c)) {
         return c;
       }
     } else if (a_num != b_num) {
@@ -132,14 +132,14 @@ std::optional<PyVersion> parse_py_version(std::string_view text) {
 }
 
 std::strong_ordering compare(const PyVersion& a, const PyVersion& b) {
-  if (const auto c = a.epoch <=> b.epoch; c != 0) {
+  if (const auto c = a.epoch <=> b.epoch; std::is_neq(c)) {
     return c;
   }
   const std::size_t n = std::max(a.release.size(), b.release.size());
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t x = i < a.release.size() ? a.release[i] : 0;
     const std::int64_t y = i < b.release.size() ? b.release[i] : 0;
-    if (const auto c = x <=> y; c != 0) {
+    if (const auto c = x <=> y; std::is_neq(c)) {
       return c;
     }
   }
@@ -150,13 +150,13 @@ std::strong_ordering compare(const PyVersion& a, const PyVersion& b) {
     }
     return std::pair<int, std::int64_t>{v.pre_stage, v.pre_number};
   };
-  if (const auto c = pre_key(a) <=> pre_key(b); c != 0) {
+  if (const auto c = pre_key(a) <=> pre_key(b); std::is_neq(c)) {
     return c;
   }
-  if (const auto c = a.post.value_or(-1) <=> b.post.value_or(-1); c != 0) {
+  if (const auto c = a.post.value_or(-1) <=> b.post.value_or(-1); std::is_neq(c)) {
     return c;
   }
-  if (const auto c = a.dev.value_or(INT64_MAX) <=> b.dev.value_or(INT64_MAX); c != 0) {
+  if (const auto c = a.dev.value_or(INT64_MAX) <=> b.dev.value_or(INT64_MAX); std::is_neq(c)) {
     return c;
   }
   return compare_local(a.local, b.local);

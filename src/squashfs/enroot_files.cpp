@@ -65,7 +65,7 @@ std::string ansi_c_quote(std::string_view word) {
       const auto u = static_cast<unsigned char>(c);
       if (u < 0x20 || u == 0x7f) {
         std::array<char, 8> buf{};
-        std::snprintf(buf.data(), buf.size(), "\\%03o", u);
+        (void)std::snprintf(buf.data(), buf.size(), "\\%03o", u);
         out += buf.data();
       } else {
         out += c;

@@ -31,8 +31,9 @@ void ProgressLine::layer(std::size_t index, std::size_t count, std::uint64_t don
   }
   m_last_shown = done;
   std::array<char, 128> buf{};
-  std::snprintf(buf.data(), buf.size(), "pulling layer %zu/%zu: %.1f of %.1f MiB", index, count,
-                static_cast<double>(done) / k_mib, static_cast<double>(m_total) / k_mib);
+  (void)std::snprintf(buf.data(), buf.size(), "pulling layer %zu/%zu: %.1f of %.1f MiB", index,
+                      count, static_cast<double>(done) / k_mib,
+                      static_cast<double>(m_total) / k_mib);
   show(buf.data());
 }
 

@@ -141,7 +141,7 @@ Status walk(int dir, const std::string& prefix, Tree& tree) {
 
 std::string tree_record(const std::string& path, const TreeNode& node) {
   std::array<char, 8> mode{};
-  std::snprintf(mode.data(), mode.size(), "%04o", node.mode);
+  (void)std::snprintf(mode.data(), mode.size(), "%04o", node.mode);
   std::string out;
   out += type_letter(node.type);
   out += ' ';

@@ -15,21 +15,21 @@ const char* to_string(Outcome outcome);
 // A measured number (bandwidth, TFLOP/s, busbw, wall time), reported as is, never judged here
 // unless the lock sets a threshold.
 struct Figure {
-  std::string name;  // e.g. "busbw_1GiB"
+  std::string name; // e.g. "busbw_1GiB"
   double value = 0;
-  std::string unit;  // e.g. "GB/s"
+  std::string unit; // e.g. "GB/s"
 };
 
 struct CheckResult {
-  std::string id;        // stable key, e.g. "cuda.driver", "nccl.version", "gpu.0.smoke"
-  std::string title;     // human words for the table
+  std::string id;    // stable key, e.g. "cuda.driver", "nccl.version", "gpu.0.smoke"
+  std::string title; // human words for the table
   Outcome outcome = Outcome::skip;
-  std::string expected;  // what the lock says ("" when the lock says nothing)
-  std::string found;     // what was found on the node
-  std::string reason;    // why it failed or was skipped; empty on a plain pass
+  std::string expected; // what the lock says ("" when the lock says nothing)
+  std::string found;    // what was found on the node
+  std::string reason;   // why it failed or was skipped; empty on a plain pass
   std::vector<Figure> figures;
   nlohmann::json details = nlohmann::json::object(); // check-specific extras (paths, lists)
-  double seconds = 0;    // wall time of the check
+  double seconds = 0;                                // wall time of the check
 };
 
 } // namespace envlock::verify

@@ -61,7 +61,8 @@ Status run_bandwidth(const cuda::Api& api, const SmokeKernels& kernels, std::siz
   std::uint64_t vectors = bytes / 16;
   cuda::CuDevicePtr from = src.ptr();
   cuda::CuDevicePtr to = dst.ptr();
-  const auto grid = static_cast<unsigned>((vectors + 4 * k_block - 1) / (4 * k_block));
+  const std::uint64_t per_block = std::uint64_t{4} * k_block;
+  const auto grid = static_cast<unsigned>((vectors + per_block - 1) / per_block);
   const auto copy = [&]() {
     return launch(api, kernels.copy, grid, k_block, stream.get(), {&from, &to, &vectors});
   };
