@@ -10,7 +10,7 @@ namespace {
 
 const RegisterCommand k_register{{
     "verify",
-    "check this node or container (or an unpacked image, --root) against a lock",
+    "Check this node or container (or an unpacked image, --root) against a lock",
     [](CLI::App& app) -> Runner {
       auto options = std::make_shared<verify::VerifyOptions>();
       verify::add_verify_options(app, *options);
