@@ -1,5 +1,6 @@
 #include "manifest/formats.hpp"
 
+#include "oci/image_ref.hpp"
 #include "util/strings.hpp"
 
 #include <cstddef>
@@ -50,38 +51,6 @@ bool is_lower_alnum_word(std::string_view text) {
   }
   for (const char c : text) {
     if (!is_lower_alnum(c)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// Docker's component grammar: [a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*.
-bool is_path_component(std::string_view text) {
-  std::size_t i = 0;
-  const auto alnum_run = [&] {
-    const std::size_t start = i;
-    while (i < text.size() && is_lower_alnum(text[i])) {
-      ++i;
-    }
-    return i > start;
-  };
-  if (!alnum_run()) {
-    return false;
-  }
-  while (i < text.size()) {
-    if (text.substr(i, 2) == "__") {
-      i += 2;
-    } else if (text[i] == '.' || text[i] == '_') {
-      ++i;
-    } else if (text[i] == '-') {
-      while (i < text.size() && text[i] == '-') {
-        ++i;
-      }
-    } else {
-      return false;
-    }
-    if (!alnum_run()) {
       return false;
     }
   }
@@ -154,7 +123,7 @@ bool is_repository_path(std::string_view text) {
     return false;
   }
   for (const auto& part : util::split(text, '/')) {
-    if (!is_path_component(part)) {
+    if (!oci::is_repository_component(part)) {
       return false;
     }
   }

@@ -107,6 +107,10 @@ Error bad_ref(std::string_view text, std::string_view why) {
 
 } // namespace
 
+bool is_repository_component(std::string_view part) {
+  return is_valid_component(part);
+}
+
 std::string ImageRef::name() const {
   return registry + "/" + repository;
 }

@@ -28,6 +28,10 @@ struct ImageRef {
 // wrong, e.g. "invalid image reference 'Foo': repository must be lowercase".
 Result<ImageRef> parse_image_ref(std::string_view text);
 
+// True for one path component of a repository name, as Docker's grammar has it:
+// [a-z0-9]+(([._]|__|-+)[a-z0-9]+)*
+bool is_repository_component(std::string_view part);
+
 // True for "sha256:" followed by 64 lowercase hex digits.
 bool is_valid_digest(std::string_view digest);
 
