@@ -146,4 +146,25 @@ Status chmod_at(int dir, const std::string& name, unsigned mode, const std::stri
   return {};
 }
 
+Result<std::vector<std::string>> names_in(int dir, const std::string& shown) {
+  const int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    return env_error(shown + ": cannot open: " + std::strerror(errno));
+  }
+  DIR* stream = ::fdopendir(fd);
+  if (stream == nullptr) {
+    ::close(fd);
+    return env_error(shown + ": cannot list: " + std::strerror(errno));
+  }
+  std::vector<std::string> names;
+  while (const dirent* e = ::readdir(stream)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") {
+      names.push_back(name);
+    }
+  }
+  ::closedir(stream);
+  return names;
+}
+
 } // namespace envlock::squashfs

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <sys/stat.h>
+#include <vector>
 
 namespace envlock::squashfs {
 
@@ -49,5 +50,9 @@ Result<UniqueFd> ensure_dir_at(int dir, const std::string& name, const std::stri
 
 // Sets the permission bits of `name` inside `dir` (never through a link).
 Status chmod_at(int dir, const std::string& name, unsigned mode, const std::string& display);
+
+// The names in folder `dir` (without "." and ".."), in the order the file system gives them;
+// errors name `shown`.
+Result<std::vector<std::string>> names_in(int dir, const std::string& shown);
 
 } // namespace envlock::squashfs

@@ -29,23 +29,7 @@ unsigned fixed_mode(unsigned mode, bool is_dir, int depth) {
 }
 
 Status fix_dir(int dir, const std::string& shown, int depth) {
-  const int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    return env_error(shown + ": cannot open: " + std::strerror(errno));
-  }
-  DIR* stream = ::fdopendir(fd);
-  if (stream == nullptr) {
-    ::close(fd);
-    return env_error(shown + ": cannot list: " + std::strerror(errno));
-  }
-  std::vector<std::string> names;
-  while (const dirent* e = ::readdir(stream)) {
-    const std::string name = e->d_name;
-    if (name != "." && name != "..") {
-      names.push_back(name);
-    }
-  }
-  ::closedir(stream);
+  ENVLOCK_TRY_ASSIGN(const std::vector<std::string> names, names_in(dir, shown));
   for (const auto& name : names) {
     const std::string path = shown + "/" + name;
     const auto st = stat_at(dir, name);

@@ -20,27 +20,6 @@ std::string child_of(const std::string& dir, const std::string& name) {
   return dir.empty() ? name : dir + "/" + name;
 }
 
-Result<std::vector<std::string>> names_in(int dir, const std::string& shown) {
-  const int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    return env_error(shown + ": cannot open: " + std::strerror(errno));
-  }
-  DIR* stream = ::fdopendir(fd);
-  if (stream == nullptr) {
-    ::close(fd);
-    return env_error(shown + ": cannot list: " + std::strerror(errno));
-  }
-  std::vector<std::string> names;
-  while (const dirent* e = ::readdir(stream)) {
-    const std::string name = e->d_name;
-    if (name != "." && name != "..") {
-      names.push_back(name);
-    }
-  }
-  ::closedir(stream);
-  return names;
-}
-
 } // namespace
 
 Status RootfsBuilder::apply_whiteout(int dir, const std::string& dir_path,
