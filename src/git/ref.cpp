@@ -93,7 +93,10 @@ Result<std::vector<RemoteHead>> list_remote(std::string_view url) {
                        util::replace_all(last_error_message(), url_text, shown));
   }
   const RemotePtr remote(raw);
-  git_remote_callbacks callbacks = GIT_REMOTE_CALLBACKS_INIT;
+  git_remote_callbacks callbacks{};
+  if (git_remote_init_callbacks(&callbacks, GIT_REMOTE_CALLBACKS_VERSION) < 0) {
+    return fail("cannot list the refs of");
+  }
   if (git_remote_connect(remote.get(), GIT_DIRECTION_FETCH, &callbacks, nullptr, nullptr) < 0) {
     return fail("cannot list the refs of");
   }

@@ -4,7 +4,8 @@
 
     fault_server.py --port P [--peer http://127.0.0.1:Q] [--lifetime S] [--log FILE]
 
-It serves one tiny single-platform OCI image (linux/amd64) under any repository name; the first
+It serves one tiny single-platform OCI image (linux/amd64, one gzip layer holding etc/hello)
+under any repository name; the first
 path component of the repository chooses the behaviour, counted per request path:
 
     ok/...            no fault
@@ -13,6 +14,8 @@ path component of the repository chooses the behaviour, counted per request path
     ratelimit-N/...   HTTP 429 with "Retry-After: 1" for the first N requests
     stall-N/...       sends nothing for 10 s on the first N requests (past the client's timeout)
     truncate-N/...    announces a longer Content-Length than it sends, N times (0: always)
+    reset-N/...       resets the connection (TCP RST) without an answer, N times (0: always)
+    layer-MODE/...    the fault MODE (truncate-N, reset-N, baddigest) on the layer blob only
     baddigest/...     blobs and manifests fetched by digest come back with other bytes
     redirect/...      needs a Bearer token; blobs answer 307 to --peer /storage/<digest>
     tokenfail/...     needs a Bearer token, and the token endpoint answers 500
@@ -22,29 +25,52 @@ header arrived. Every request is logged to --log as "METHOD PATH auth=<scheme|no
 exits on its own after --lifetime seconds.
 """
 import argparse
+import gzip
 import hashlib
+import io
 import json
 import os
 import re
+import socket
+import struct
+import tarfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-CONFIG = json.dumps({"architecture": "amd64", "os": "linux",
-                     "rootfs": {"type": "layers", "diff_ids": []}}, sort_keys=True).encode()
 
 
 def digest(data):
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def make_layer():
+    """A deterministic gzip layer: etc/ and etc/hello (64 KiB, so that truncation and resets
+    land in the middle of a body)."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        folder = tarfile.TarInfo("etc")
+        folder.type, folder.mode, folder.mtime = tarfile.DIRTYPE, 0o755, 0
+        tar.addfile(folder)
+        data = b"".join(hashlib.sha256(b"%d" % i).digest() for i in range(2048))
+        hello = tarfile.TarInfo("etc/hello")
+        hello.size, hello.mode, hello.mtime = len(data), 0o644, 0
+        tar.addfile(hello, io.BytesIO(data))
+    return gzip.compress(raw.getvalue(), mtime=0)
+
+
+LAYER = make_layer()
+CONFIG = json.dumps({"architecture": "amd64", "os": "linux",
+                     "rootfs": {"type": "layers",
+                                "diff_ids": [digest(gzip.decompress(LAYER))]}},
+                    sort_keys=True).encode()
 MANIFEST = json.dumps({
     "schemaVersion": 2,
     "mediaType": "application/vnd.oci.image.manifest.v1+json",
     "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
                "digest": digest(CONFIG), "size": len(CONFIG)},
-    "layers": []}, sort_keys=True).encode()
-BLOBS = {digest(CONFIG): CONFIG}
+    "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip",
+                "digest": digest(LAYER), "size": len(LAYER)}]}, sort_keys=True).encode()
+BLOBS = {digest(CONFIG): CONFIG, digest(LAYER): LAYER}
 MANIFEST_TYPE = "application/vnd.oci.image.manifest.v1+json"
 COUNTS = {}
 LOCK = threading.Lock()
@@ -103,14 +129,16 @@ def main():
             if m and m.group(1) in BLOBS:
                 self.reply(200, BLOBS[m.group(1)], [("Content-Type", "application/octet-stream")])
                 return
-            m = re.match(r"^/v2/(([a-z0-9]+)(?:-(\d+))?(?:/[a-z0-9._-]+)*)/(manifests|blobs)/([^/]+)$",
-                         path)
+            m = re.match(r"^/v2/((?:layer-)?([a-z0-9]+)(?:-(\d+))?(?:/[a-z0-9._-]+)*)/"
+                         r"(manifests|blobs)/([^/]+)$", path)
             if not m:
                 self.reply(404, b'{"errors":[{"code":"NAME_UNKNOWN"}]}',
                            [("Content-Type", "application/json")])
                 return
             repo, mode, n, kind, ref = m.groups()
             n = int(n or 0)
+            if repo.startswith("layer-") and ref != digest(LAYER):
+                mode = "ok"
             if self.fault(mode, n, repo):
                 return
             if kind == "manifests":
@@ -134,7 +162,7 @@ def main():
                 return
             body = BLOBS[ref]
             if mode == "baddigest":
-                body = body.replace(b"amd64", b"arm64")
+                body = body.replace(b"amd64", b"arm64") if body == CONFIG else body[:-1] + b"x"
             self.reply(200, body, [("Content-Type", "application/octet-stream")])
 
         def fault(self, mode, n, repo):
@@ -150,7 +178,7 @@ def main():
                                [("WWW-Authenticate", value)])
                     return True
                 return False
-            if mode not in ("err500", "err503", "ratelimit", "stall", "truncate"):
+            if mode not in ("err500", "err503", "ratelimit", "stall", "truncate", "reset"):
                 return False
             c = self.count()
             if n != 0 and c > n:
@@ -165,8 +193,14 @@ def main():
             elif mode == "stall":
                 time.sleep(10)
                 self.close_connection = True
+            elif mode == "reset":
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                           struct.pack("ii", 1, 0))
+                self.close_connection = True
+                self.connection.close()
             elif mode == "truncate":
-                body = MANIFEST if "/manifests/" in self.path else CONFIG
+                body = MANIFEST if "/manifests/" in self.path else BLOBS.get(
+                    self.path.rsplit("/", 1)[-1], CONFIG)
                 self.reply(200, body[: len(body) // 2],
                            [("Content-Type", MANIFEST_TYPE)], length=len(body))
             return True

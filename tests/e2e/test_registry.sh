@@ -175,6 +175,39 @@ check_contains "$r_err" "/token?tokenfail=1&service=fault&scope=repository%3Atok
   "failing token endpoint: message"
 ALL_OUT+="$r_out$r_err"
 
+# --- connection resets; faults while a layer downloads for `envlock squashfs`: retried, then the
+# documented error (exit 3); the .sqsh already there is left as it was, and no partial or
+# temporary file is left behind, beside the output or in TMPDIR.
+run_cmd r "$ENVLOCK" resolve "${F[@]}" "$REG_FAULT/reset-2/app:v1"
+check_eq "$r_rc" 0 "two connection resets, then OK: exit 0"
+run_cmd r "$ENVLOCK" resolve "${F[@]}" "$REG_FAULT/reset-0/app:v1"
+check_eq "$r_rc" 3 "connection always reset: exit 3"
+check_eq "$r_err" "envlock: error: GET http://$REG_FAULT/v2/reset-0/app/manifests/v1: Recv failure: Connection reset by peer after 4 attempts" \
+  "connection always reset: message"
+LAYER=$(curl -s "http://$REG_FAULT/v2/ok/app/manifests/v1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["layers"][0]["digest"])')
+declare -A LAYER_ERR=(
+  [layer-truncate-0]="GET http://$REG_FAULT/v2/layer-truncate-0/app/blobs/$LAYER: transfer closed with 32868 bytes remaining to read after 4 attempts"
+  [layer-reset-0]="GET http://$REG_FAULT/v2/layer-reset-0/app/blobs/$LAYER: Recv failure: Connection reset by peer after 4 attempts"
+  [layer-stall-0]="GET http://$REG_FAULT/v2/layer-stall-0/app/blobs/$LAYER: stalled: no data for 1 s after 4 attempts"
+  [layer-baddigest]="blob $LAYER: digest mismatch (got sha256:"
+)
+for mode in layer-truncate-0 layer-reset-0 layer-stall-0 layer-baddigest; do
+  out=$WORK/sq-$mode
+  mkdir -p "$out" "$out.tmp"
+  echo "the previous image" >"$out/app.sqsh"
+  run_cmd r env TMPDIR="$out.tmp" "$ENVLOCK" squashfs "${F[@]}" \
+    --image "$REG_FAULT/$mode/app@sha256:$D_FAULT" -o "$out/app.sqsh" --source-date-epoch 0
+  check_eq "$r_rc" 3 "squashfs, $mode: exit 3"
+  check_contains "$r_err" "envlock: error: ${LAYER_ERR[$mode]}" "squashfs, $mode: message"
+  check_eq "$(cat "$out/app.sqsh")" "the previous image" "squashfs, $mode: the old .sqsh is kept"
+  check_eq "$(ls -A "$out" | tr '\n' ' ')" "app.sqsh " "squashfs, $mode: nothing else beside it"
+  check_eq "$(ls -A "$out.tmp" | wc -l)" 0 "squashfs, $mode: nothing left in TMPDIR"
+  ALL_OUT+="$r_out$r_err"
+done
+run_cmd r env TMPDIR="$WORK" "$ENVLOCK" squashfs "${F[@]}" \
+  --image "$REG_FAULT/layer-reset-1/app@sha256:$D_FAULT" -o "$WORK/sq-reset-1.sqsh" --source-date-epoch 0
+check_eq "$r_rc" 0 "squashfs, one reset while the layer downloads: retried, exit 0"
+
 check_not_contains "$ALL_OUT" "$REG_PASSWORD" "the password never appears in any output"
 check_not_contains "$ALL_OUT" "fault-token-" "a token never appears in any output"
 finish

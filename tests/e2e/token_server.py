@@ -64,6 +64,9 @@ def main():
             token = "tok-" + secrets.token_hex(16)
             with LOCK:
                 TOKENS.add(token)
+                if args.log:
+                    with open(args.log, "a") as f:
+                        f.write("ISSUED %s\n" % token)
             body = json.dumps({"token": token, "access_token": token, "expires_in": 300}).encode()
             self.reply(200, body, [("Content-Type", "application/json")])
 

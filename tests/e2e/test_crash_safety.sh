@@ -1,0 +1,95 @@
+# Crash safety: envlock killed with SIGKILL at random points while it writes the lock, a
+# verification report or a .sqsh leaves the old file or the new one in place, never a torn one.
+# Each writer is killed many times at delays spread over its normal run time; the figures ("kill
+# points") say how many kills landed while the process was still running.
+. "$REPO/tests/e2e/lib.sh"
+need_tools git skopeo umoci docker-registry curl python3 sha256sum mksquashfs
+FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
+[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+KILLS=${ENVLOCK_CRASH_KILLS:-40}
+
+digest_of() { sha256sum <"$1" | cut -d' ' -f1; }
+# The report's bytes without its run metadata (host, times), which differ on every run.
+report_body() {
+  python3 -c 'import json,sys
+try:
+    r = json.load(open(sys.argv[1]))
+except Exception:
+    print("torn"); sys.exit()
+r.pop("run", None); print(json.dumps(r, sort_keys=True))' "$1"
+}
+
+# crash_loop NAME TARGET SHAPE CMD...: runs CMD once to learn the new contents of TARGET and its
+# run time, then KILLS times from the old contents, each killed after a random delay within that
+# run time. SHAPE prints a file's comparable form ("digest_of" or "report_body").
+crash_loop() {
+  local name=$1 target=$2 shape=$3
+  shift 3
+  local old new got start ms delay pid rc i killed=0 finished=0 kept_old=0 torn=0
+  cp "$target" "$WORK/$name.old"
+  old=$("$shape" "$target")
+  start=$(date +%s%N)
+  "$@" >"$WORK/$name.log" 2>&1 || { fail "$name: a full run" "$(tail -3 "$WORK/$name.log")"; return; }
+  ms=$(( ($(date +%s%N) - start) / 1000000 + 2 ))
+  new=$("$shape" "$target")
+  check_ne "$new" "$old" "$name: the new output differs from the old one"
+  for i in $(seq "$KILLS"); do
+    cp "$WORK/$name.old" "$target"
+    "$@" >/dev/null 2>&1 &
+    pid=$!
+    delay=$(( RANDOM * ms / 32768 ))
+    sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid"
+    rc=$?
+    got=$("$shape" "$target")
+    if [ "$rc" -eq 137 ]; then killed=$((killed + 1)); else finished=$((finished + 1)); fi
+    if [ "$got" == "$old" ]; then kept_old=$((kept_old + 1))
+    elif [ "$got" != "$new" ]; then torn=$((torn + 1)); cp "$target" "$WORK/$name.torn.$i"; fi
+    rm -f "$(dirname "$target")/.$(basename "$target").tmp."*
+  done
+  echo "kill points: $name: $killed of $KILLS runs killed mid-run (run time ${ms} ms); $kept_old left the old file, $((KILLS - kept_old - torn)) the new one, $torn torn"
+  check_eq "$torn" 0 "$name: no torn file after $KILLS kills"
+  check_eq "$(( killed * 4 >= KILLS ))" 1 "$name: at least a quarter of the kills landed mid-run ($killed)"
+}
+
+# ---- the lock: a registry, a git repository, Megatron-LM's uv.lock
+reg_start_plain || skip "docker-registry did not start"
+umoci init --layout img >/dev/null
+umoci new --image img:base >/dev/null
+umoci config --image img:base --os linux --architecture amd64 --config.cmd /bin/sh >/dev/null
+skopeo copy -q --dest-tls-verify=false oci:img:base "docker://$REG_PLAIN/nvidia/pytorch:26.06-py3"
+mkdir -p proj
+git_make_repo proj/megatron
+cp "$FIXTURE/uv.lock" "$FIXTURE/pyproject.toml" proj/
+chmod u+w proj/uv.lock proj/pyproject.toml
+manifest() { # CUDA
+  cat >proj/envlock.yaml <<YAML
+envlock: 1
+image: {name: ml/train, tag: v1, repository: $REG_PLAIN/ml/train}
+base: {image: "$REG_PLAIN/nvidia/pytorch:26.06-py3"}
+sources:
+  megatron: {git: "megatron", ref: v2}
+python:
+  uv: {version: 0.7.2}
+expect: {cuda: "$1"}
+YAML
+}
+manifest 13.2
+(cd proj && "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" >/dev/null 2>&1) || { fail "first lock" "envlock lock failed"; finish; }
+manifest 13.3
+crash_loop lock proj/envlock.lock.json digest_of \
+  "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -f proj/envlock.yaml -o proj/envlock.lock.json
+
+# ---- a verification report (offline mode over the verifier's image fixture)
+bash "$REPO/tests/data/verify/make_rootfs.sh" root
+"$ENVLOCK_VERIFY" --root root --check packages --json report.json >/dev/null 2>&1
+crash_loop report report.json report_body "$ENVLOCK_VERIFY" --root root --deep --json report.json
+
+# ---- a .sqsh from an OCI layout
+img_layout layout sample >/dev/null || { fail "make sample layout" "python3"; finish; }
+mkdir -p sq
+"$ENVLOCK" squashfs --oci-layout layout --image sample -o sq/app.sqsh --source-date-epoch 1 >/dev/null 2>&1
+crash_loop sqsh sq/app.sqsh digest_of \
+  "$ENVLOCK" squashfs --oci-layout layout --image sample -o sq/app.sqsh --source-date-epoch 2
+finish
