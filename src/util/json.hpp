@@ -14,7 +14,12 @@ namespace envlock::util {
 // nlohmann::json keeps object keys sorted, so dump(2) is canonical; this adds the newline.
 std::string canonical_json(const nlohmann::json& value);
 
-// Parses JSON text; an input error names `origin` with line and column of the fault.
+// The deepest nesting of arrays and objects envlock reads. Deeper documents are refused before
+// parsing, since printing or comparing them would recurse that deep.
+inline constexpr std::size_t k_max_json_depth = 64;
+
+// Parses JSON text; an input error names `origin` with line and column of the fault, e.g.
+// "report.json:1:65: invalid JSON: nested deeper than 64 levels".
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin);
 
 // Reads and parses a JSON file (limit: 64 MiB).

@@ -143,6 +143,24 @@ TEST_SUITE("lock") {
               "{\"git\":\"repo\",\"ref\":\"main\"}"});
   }
 
+  TEST_CASE("drift: the lock's uv.lock table edited while the file stayed the same") {
+    const Project p;
+    const auto path = p.dir / "envlock.lock.json";
+    auto lock = lock::resolve_lock(p.manifest, path, registry_answers());
+    REQUIRE(lock.has_value());
+    lock->python.uv_lock.packages.at(0).version = "2";
+    lock->python.uv_lock.packages.push_back({"torch", "2.11.0", "registry", ""});
+    lock->python.uv_lock.revision = 3;
+    const auto drift = lock::find_drift(p.manifest, *lock, path, lock::Refresh::local_only, {});
+    REQUIRE(drift.has_value());
+    CHECK(*drift == std::vector<std::string>{
+                        "drift: python.uv_lock.revision: lock has 3, uv.lock has 2",
+                        "drift: python.uv_lock.packages.b: lock has \"2\" (editable .), uv.lock "
+                        "has \"1\" (editable .)",
+                        "drift: python.uv_lock.packages.torch: lock has \"2.11.0\" (registry), "
+                        "uv.lock has nothing"});
+  }
+
   TEST_CASE("drift with refresh: a moved tag and a moved branch") {
     Project p;
     p.manifest.sources["megatron"].ref = "release";

@@ -90,4 +90,16 @@ TEST_CASE("util::parse_json reports line and column") {
   CHECK(r.error().message.rfind("x.json:3:", 0) == 0);
 }
 
+TEST_CASE("util::parse_json refuses nesting deeper than 64 levels, outside strings only") {
+  const std::string ok = std::string(64, '[') + std::string(64, ']');
+  CHECK(util::parse_json(ok, "x.json"));
+  const std::string in_string = "[\"" + std::string(1000, '[') + "\"]";
+  CHECK(util::parse_json(in_string, "x.json"));
+  const std::string deep = "{\"a\":\n" + std::string(200000, '[') + std::string(200000, ']') + "}";
+  const auto r = util::parse_json(deep, "x.json");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message == "x.json:2:64: invalid JSON: nested deeper than 64 levels");
+  CHECK(r.error().code == ExitCode::usage);
+}
+
 TEST_SUITE_END();
