@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets (tests/fuzz/fuzz_*.cpp) built in build-asan (ENVLOCK_FUZZ=ON, clang,
+# Runs the libFuzzer targets (tests/fuzz/fuzz_*.cpp) built in build-fuzz (ENVLOCK_FUZZ=ON, clang,
 # ASan+UBSan). Each target first replays its regression inputs (tests/fuzz/regressions/<name>/,
 # one file per crash found and fixed), then fuzzes from its checked-in corpus (tests/fuzz/corpus/
 # <name>/, copied, so the tree is not written to) for a bounded time or number of runs.
@@ -8,7 +8,7 @@
 # and exits 1 when any target crashed; the crashing input is kept in the printed folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-seconds=10 runs="" build=build-asan
+seconds=10 runs="" build=build-fuzz
 names=()
 while [ $# -gt 0 ]; do
   case $1 in

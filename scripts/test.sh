@@ -30,13 +30,20 @@ unit_fail=$(sed -n 's/.*test cases:.*| *\([0-9]*\) failed.*/\1/p' "$unit_log" | 
 unit_skip=$(sed -n 's/.*test cases:.*| *\([0-9]*\) skipped.*/\1/p' "$unit_log" | tail -1)
 [ "$unit_rc" -eq 0 ] || grep -B2 -A8 'ERROR' "$unit_log" | head -80
 
-step "unit tests under ASan+UBSan"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DENVLOCK_SANITIZE=ON -DENVLOCK_WERROR=ON \
-  -DENVLOCK_KERNELS=OFF >/dev/null || fatal "sanitizer configure failed"
-cmake --build build-asan -j"$(nproc)" --target envlock_unit || fatal "sanitizer build failed"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/tests/envlock_unit 2>&1 | tail -3
+step "unit tests under ASan+UBSan (clang), and the fuzz targets"
+# One clang build serves both: every object is instrumented for ASan+UBSan and for libFuzzer's
+# coverage, the unit tests link doctest's main, each tests/fuzz target libFuzzer's.
+CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DENVLOCK_SANITIZE=ON -DENVLOCK_FUZZ=ON \
+  -DENVLOCK_WERROR=ON -DENVLOCK_KERNELS=OFF >/dev/null || fatal "sanitizer configure failed"
+mapfile -t fuzz_targets < <(ls tests/fuzz/fuzz_*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
+cmake --build build-fuzz -j"$(nproc)" --target envlock_unit "${fuzz_targets[@]}" ||
+  fatal "sanitizer build failed"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build-fuzz/tests/envlock_unit 2>&1 | tail -3
 asan_rc=${PIPESTATUS[0]}
 [ "$asan_rc" -eq 0 ] && asan_pass=1 asan_fail=0 || asan_pass=0 asan_fail=1
+bash scripts/fuzz.sh --build build-fuzz --seconds "${ENVLOCK_FUZZ_SECONDS:-8}"
+fuzz_rc=$?
+[ "$fuzz_rc" -eq 0 ] && fuzz_pass=1 fuzz_fail=0 || fuzz_pass=0 fuzz_fail=1
 
 step "lint (clang-tidy, in the background while the end-to-end suites run)"
 lint_log=$(mktemp)
@@ -56,11 +63,11 @@ lint_rc=$?
 cat "$lint_log"
 [ "$lint_rc" -eq 0 ] && lint_pass=1 lint_fail=0 || lint_pass=0 lint_fail=1
 
-pass=$(( ${unit_pass:-0} + asan_pass + lint_pass + ${e2e_pass:-0} ))
-failn=$(( ${unit_fail:-1} + asan_fail + lint_fail + ${e2e_fail:-1} ))
+pass=$(( ${unit_pass:-0} + asan_pass + fuzz_pass + lint_pass + ${e2e_pass:-0} ))
+failn=$(( ${unit_fail:-1} + asan_fail + fuzz_fail + lint_fail + ${e2e_fail:-1} ))
 skipn=$(( ${unit_skip:-0} + ${e2e_skip:-0} ))
 [ "$unit_rc" -eq 0 ] || [ "$failn" -gt 0 ] || failn=1
 echo
-echo "summary: unit cases ${unit_pass:-0}/${unit_fail:-?} (pass/fail), sanitizer run $([ $asan_rc -eq 0 ] && echo clean || echo FAILED), clang-tidy $([ $lint_rc -eq 0 ] && echo clean || echo FAILED), e2e suites ${e2e_pass:-0}/${e2e_fail:-?}/${e2e_skip:-0} (pass/fail/skip)"
+echo "summary: unit cases ${unit_pass:-0}/${unit_fail:-?} (pass/fail), sanitizer run $([ $asan_rc -eq 0 ] && echo clean || echo FAILED), fuzzing $([ $fuzz_rc -eq 0 ] && echo clean || echo FAILED), clang-tidy $([ $lint_rc -eq 0 ] && echo clean || echo FAILED), e2e suites ${e2e_pass:-0}/${e2e_fail:-?}/${e2e_skip:-0} (pass/fail/skip)"
 echo "$pass passed, $failn failed, $skipn skipped"
 [ "$failn" -eq 0 ]

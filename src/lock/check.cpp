@@ -1,6 +1,7 @@
 #include "lock/check.hpp"
 
 #include "git/ref.hpp"
+#include "lock/check_uv.hpp"
 
 #include <set>
 
@@ -70,6 +71,30 @@ json manifest_view(const Lock& lock) {
           {"sources", sources}};
 }
 
+// build.context: the list of paths, then each file's sha256.
+void context_drift(const Lock& lock, const json& now, std::vector<std::string>& out) {
+  const auto it = lock.extra.find("context");
+  const json locked = it == lock.extra.end() ? json() : *it;
+  json locked_paths = json::array();
+  json now_paths = json::array();
+  for (const auto& item : locked.is_array() ? locked : json::array()) {
+    locked_paths.push_back(item.value("path", ""));
+  }
+  for (const auto& item : now.is_array() ? now : json::array()) {
+    now_paths.push_back(item.value("path", ""));
+  }
+  if (locked_paths != now_paths) {
+    out.push_back("drift: build.context: lock has " + locked_paths.dump() + ", manifest has " +
+                  now_paths.dump());
+    return;
+  }
+  for (std::size_t i = 0; i < now_paths.size(); ++i) {
+    compare_file("build.context[" + now_paths[i].get<std::string>() + "].sha256",
+                 locked[i].value("sha256", ""), now[i].value("sha256", ""),
+                 now_paths[i].get<std::string>(), out);
+  }
+}
+
 Status refresh_drift(const manifest::Manifest& manifest, const Lock& lock,
                      const ImageResolver& resolve, std::vector<std::string>& out) {
   const ImagePin& pin = lock.base_image;
@@ -128,8 +153,11 @@ Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, 
                    expected.python.pyproject_sha256, project_file(manifest, "pyproject.toml"), out);
       compare_file("python.uv_lock.sha256", lock.python.uv_lock.sha256,
                    expected.python.uv_lock.sha256, expected.python.uv_lock.path, out);
+      ENVLOCK_TRY(uv_table_drift(manifest, lock, out));
     }
   }
+  ENVLOCK_TRY_ASSIGN(const json context_now, hash_context_files(manifest));
+  context_drift(lock, context_now, out);
   if (refresh == Refresh::remote_refs) {
     ENVLOCK_TRY(refresh_drift(manifest, lock, resolve, out));
   }

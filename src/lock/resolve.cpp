@@ -110,10 +110,18 @@ Result<Lock> resolve_lock(const manifest::Manifest& manifest,
                           const std::filesystem::path& lock_path, const ImageResolver& resolve) {
   Lock lock = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, lock.python));
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json context_files, hash_context_files(manifest));
+  if (!context_files.is_null()) {
+    lock.extra["context"] = context_files;
+  }
   const std::string uv_lock_path = lock.python.uv_lock.path;
-  const auto uv_text = util::read_file(manifest.dir / uv_lock_path);
+  // Megatron-LM's uv.lock is about 1 MiB; 64 MiB leaves room and bounds the memory used.
+  constexpr std::uintmax_t k_uv_lock_limit = std::uintmax_t{64} << 20U;
+  const auto uv_text = util::read_file_limited(manifest.dir / uv_lock_path, k_uv_lock_limit);
   if (!uv_text) {
-    return input_error("python.project: cannot read " + uv_lock_path);
+    const bool too_large = uv_text.error().message.find("larger than") != std::string::npos;
+    return input_error("python.project: cannot read " + uv_lock_path +
+                       (too_large ? ": larger than 64 MiB" : ""));
   }
   ENVLOCK_TRY_ASSIGN(UvLockPin uv_lock, uv::parse_uv_lock(*uv_text, uv_lock_path));
   uv_lock.path = uv_lock_path;

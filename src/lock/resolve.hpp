@@ -40,6 +40,12 @@ Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
 Result<Lock> resolve_lock(const manifest::Manifest& manifest,
                           const std::filesystem::path& lock_path, const ImageResolver& resolve);
 
+// The files of the manifest's build.context as the lock records them under extra["context"]:
+// [{"path": P, "sha256": H}] in the manifest's order (paths normalised), or null when the manifest
+// lists none. Fails (exit 2) with "build.context: 'P' must be a relative path inside the
+// manifest's folder" or "build.context: cannot read P".
+Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest);
+
 // The path of the python project's file `name` relative to the manifest's folder ("uv.lock").
 std::string project_file(const manifest::Manifest& manifest, std::string_view name);
 

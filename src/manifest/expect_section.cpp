@@ -69,6 +69,33 @@ Result<nlohmann::json> read_json_mapping(const Reader& reader, const Field& map,
   return reader.json(*field);
 }
 
+// expect.resume: the resume check's plan (steps, checkpoint_step: integers >= 1) and tolerances
+// (numbers >= 0), kept as JSON; docs/manual/resume.md.
+Result<nlohmann::json> read_resume(const Reader& reader, const Field& map) {
+  const auto field = reader.find(map, "resume");
+  if (!field) {
+    return nlohmann::json::object();
+  }
+  ENVLOCK_TRY(reader.mapping(*field));
+  ENVLOCK_TRY(reader.only_keys(*field, {"steps", "checkpoint_step", "loss_abs", "loss_rel",
+                                        "lr_abs", "param_abs", "param_rel"}));
+  for (const auto& entry : reader.entries(*field)) {
+    const std::string key = entry.key.Scalar();
+    if (key == "steps" || key == "checkpoint_step") {
+      ENVLOCK_TRY_ASSIGN(const std::int64_t steps, read_count(reader, entry));
+      if (steps < 1) {
+        return reader.format_error(entry, "an integer >= 1");
+      }
+      continue;
+    }
+    ENVLOCK_TRY_ASSIGN(const double tolerance, reader.number(entry));
+    if (tolerance < 0) {
+      return reader.format_error(entry, "a number >= 0");
+    }
+  }
+  return reader.json(*field);
+}
+
 } // namespace
 
 Result<Expect> read_expect(const Reader& reader, const Field& field) {
@@ -92,7 +119,7 @@ Result<Expect> read_expect(const Reader& reader, const Field& field) {
     ENVLOCK_TRY_ASSIGN(expect.nccl_busbw_gbps, read_busbw(reader, *busbw));
   }
   ENVLOCK_TRY_ASSIGN(expect.host, read_json_mapping(reader, field, "host"));
-  ENVLOCK_TRY_ASSIGN(expect.resume, read_json_mapping(reader, field, "resume"));
+  ENVLOCK_TRY_ASSIGN(expect.resume, read_resume(reader, field));
   return expect;
 }
 

@@ -4,6 +4,10 @@
 #include "manifest/yaml_load.hpp"
 #include "util/fs.hpp"
 #include "util/sha256.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <cstdio>
 
 #include <system_error>
 
@@ -56,6 +60,17 @@ Status read_sections(const Reader& reader, const Field& root, Manifest& manifest
 
 Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& filename) {
   const SourceText source(text, filename.string());
+  if (const auto bad = util::invalid_utf8_at(text)) {
+    const std::string_view before = text.substr(0, *bad);
+    const auto line = static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t line_start =
+        before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+    char hex[8];
+    (void)std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[*bad]));
+    return source.error_at({line, static_cast<int>(*bad - line_start)},
+                           std::string("invalid UTF-8 (byte ") + hex +
+                               "); a manifest is UTF-8 text");
+  }
   ENVLOCK_TRY_ASSIGN(const YAML::Node document, load_yaml(source));
   const Reader reader(source);
   Manifest manifest;

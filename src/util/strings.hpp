@@ -21,6 +21,10 @@ bool is_hex(std::string_view text);
 
 // Levenshtein distance.
 std::size_t edit_distance(std::string_view a, std::string_view b);
+// The offset of the first byte that does not belong to a well-formed UTF-8 sequence (overlong
+// forms, surrogates and code points above U+10FFFF are not well-formed); nothing when all are.
+std::optional<std::size_t> invalid_utf8_at(std::string_view text);
+
 // The candidate closest to `word` when it is close enough to be a likely typo, for
 // "did you mean 'X'?" messages.
 std::optional<std::string> closest_match(std::string_view word,

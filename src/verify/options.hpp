@@ -10,13 +10,26 @@ namespace envlock::verify {
 
 inline constexpr const char* k_default_lock = "/etc/envlock/lock.json";
 
-// The check groups --check accepts, in report order.
+// The check groups --check accepts, in report order. "resume" trains for minutes, so it runs
+// only when --check names it.
 inline const std::vector<std::string>& check_groups() {
-  static const std::vector<std::string> groups = {"gpu",      "cuda",     "nccl",  "torch",
-                                                  "packages", "megatron", "image", "smoke",
-                                                  "gemm",     "allreduce"};
+  static const std::vector<std::string> groups = {"gpu",      "cuda",      "nccl",  "torch",
+                                                  "packages", "megatron",  "image", "smoke",
+                                                  "gemm",     "allreduce", "resume"};
   return groups;
 }
+
+// The options of the resume check (docs/manual/resume.md).
+struct ResumeOptions {
+  std::filesystem::path data;     // --data PREFIX; empty: a sample written to the work folder
+  int gpus = 1;                   // --gpus N: N > 1 runs under torchrun with DDP
+  std::string train_cmd;          // --train-cmd: a user's training command instead
+  std::string loss_pattern;       // --loss-pattern for --train-cmd's log; empty: Megatron's
+  std::filesystem::path script;   // --resume-script; empty: looked for, else the embedded one
+  std::filesystem::path python;   // --python; empty: the environment's python3
+  std::filesystem::path work_dir; // --work-dir (kept); empty: a temporary folder
+  std::string model_args;         // --resume-args, appended to the trainer's arguments
+};
 
 struct VerifyOptions {
   std::filesystem::path lock_path;  // empty: k_default_lock (under --root when given)
@@ -30,6 +43,7 @@ struct VerifyOptions {
   bool no_gpu = false;                              // skip the GPU checks, with that reason
   bool deep = false;                                // also hash every file named in RECORD
   bool quick = false;                               // smaller GPU sweeps
+  ResumeOptions resume;
 };
 
 } // namespace envlock::verify

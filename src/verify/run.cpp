@@ -6,6 +6,7 @@
 #include "verify/gpu.hpp"
 #include "verify/probes.hpp"
 #include "verify/python_env.hpp"
+#include "verify/resume_check.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -175,6 +176,11 @@ Result<Report> run_verification(const VerifyOptions& options) {
     if (group != "gpu" && wanted(options, group)) {
       checks.push_back(result);
     }
+  }
+  // The resume check trains for minutes: it runs only when --check names it.
+  if (std::find(options.checks.begin(), options.checks.end(), "resume") != options.checks.end()) {
+    ENVLOCK_TRY_ASSIGN(auto resume, run_resume_check(context));
+    checks.insert(checks.end(), resume.begin(), resume.end());
   }
   for (const auto& check : checks) {
     if (check.id == "gpu.count" && check.details.contains("uuids") &&

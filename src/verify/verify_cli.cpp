@@ -1,6 +1,7 @@
 #include "verify/verify_cli.hpp"
 
 #include "util/strings.hpp"
+#include "verify/resume_options.hpp"
 #include "verify/report.hpp"
 #include "verify/run.hpp"
 
@@ -30,6 +31,7 @@ void add_verify_options(CLI::App& app, VerifyOptions& options) {
       ->delimiter(',');
   app.add_flag("--quick", options.quick, "Smaller GPU workloads (for tests)");
   app.add_option("--devices", options.devices, "GPU indices to check, e.g. 0,1 (default: all)");
+  add_resume_options(app, options.resume);
 }
 
 Result<ExitCode> verify(const VerifyOptions& options) {

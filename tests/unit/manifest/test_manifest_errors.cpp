@@ -58,6 +58,14 @@ TEST_CASE("manifest error: A git URL with a token in it; the message must not sh
         "         ^");
 }
 
+TEST_CASE("manifest error: a byte that is not UTF-8 is named with its position.") {
+  CHECK(test::parse_error("bad_utf8.yaml") ==
+        "bad_utf8.yaml:4:16: invalid UTF-8 (byte 0xFF); a manifest is UTF-8 text\n"
+        "  name: shan-tr\xff"
+        "aining\n"
+        "               ^");
+}
+
 TEST_CASE("manifest error: expect.host must be a mapping.") {
   CHECK(test::parse_error("bad_host_type.yaml") ==
         "bad_host_type.yaml:15:9: 'expect.host' must be a mapping, got a list\n"

@@ -76,7 +76,7 @@ TEST_CASE("manifest: every key, in flow and block style") {
   // host and resume keep the core schema's types: quoted "580.95" stays a string.
   CHECK(m.expect.host == nlohmann::json::parse(R"({"driver": "580.95", "kernel": {"min": 6.8},
       "modules": ["nvidia", "nvidia_peermem"], "fabric": true, "note": null})"));
-  CHECK(m.expect.resume == nlohmann::json::parse(R"({"loss_rtol": 0.001, "steps": 20})"));
+  CHECK(m.expect.resume == nlohmann::json::parse(R"({"loss_rel": 0.001, "steps": 20})"));
   CHECK(m.enroot.squash_options == "-comp zstd -noD");
   CHECK(m.enroot.source_date_epoch == 1700000000);
 }

@@ -90,6 +90,16 @@ TEST_CASE("util::parse_json reports line and column") {
   CHECK(r.error().message.rfind("x.json:3:", 0) == 0);
 }
 
+TEST_CASE("util::invalid_utf8_at finds the first byte outside well-formed UTF-8") {
+  CHECK_FALSE(util::invalid_utf8_at("plain ascii"));
+  CHECK_FALSE(util::invalid_utf8_at("caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e"));
+  CHECK(util::invalid_utf8_at("ab\xff") == 2U);
+  CHECK(util::invalid_utf8_at("a\xc0\x80") == 1U);        // overlong NUL
+  CHECK(util::invalid_utf8_at("\xed\xa0\x80") == 0U);     // a surrogate
+  CHECK(util::invalid_utf8_at("\xf4\x90\x80\x80") == 0U); // above U+10FFFF
+  CHECK(util::invalid_utf8_at("x\xe2\x82") == 1U);        // truncated at the end
+}
+
 TEST_CASE("util::parse_json refuses nesting deeper than 64 levels, outside strings only") {
   const std::string ok = std::string(64, '[') + std::string(64, ']');
   CHECK(util::parse_json(ok, "x.json"));

@@ -1,0 +1,201 @@
+#include "build/build_run.hpp"
+
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/process.hpp"
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <system_error>
+
+namespace envlock::build {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_log_name = "build.log";
+
+// The build log: the builder's output, and each command line envlock runs, as "$ ARGV".
+class BuildLog {
+public:
+  BuildLog(util::AtomicFile file, std::function<void(std::string_view)> echo)
+      : m_file(std::move(file)), m_echo(std::move(echo)) {}
+
+  void write(std::string_view text) {
+    if (m_error) {
+      return;
+    }
+    auto written = m_file.write(text);
+    if (!written) {
+      m_error = std::move(written).error();
+    }
+    if (m_echo) {
+      m_echo(text);
+    }
+  }
+
+  // Runs argv with its output streamed into the log; a non-zero exit fails with `what`.
+  Result<util::ProcessResult> run(const std::vector<std::string>& argv, const std::string& what,
+                                  const util::ProcessOptions& base) {
+    write("$ " + util::join(argv, " ") + "\n");
+    util::ProcessOptions options = base;
+    options.on_output = [this](std::string_view chunk) { write(chunk); };
+    ENVLOCK_TRY_ASSIGN(util::ProcessResult result, util::run_process(argv, options));
+    if (result.exit_code != 0) {
+      ENVLOCK_TRY(commit());
+      return env_error(what + " failed (exit " + std::to_string(result.exit_code) +
+                       "); the log is in " + m_file.path().string());
+    }
+    return result;
+  }
+
+  Status commit() {
+    if (m_error) {
+      return *m_error;
+    }
+    return m_file.commit();
+  }
+
+private:
+  util::AtomicFile m_file;
+  std::function<void(std::string_view)> m_echo;
+  std::optional<Error> m_error;
+};
+
+std::string registry_host(const std::string& repository) {
+  return repository.substr(0, repository.find('/'));
+}
+
+Result<std::string> builder_version(BuilderKind kind) {
+  const std::string name = builder_name(kind);
+  if (!util::find_program(name)) {
+    return env_error(name + ": not found in PATH; install " + name +
+                     ", or choose another builder with --builder buildah|docker|podman");
+  }
+  ENVLOCK_TRY_ASSIGN(const auto result, util::run_process({name, "--version"}));
+  const std::string version = parse_builder_version(result.out);
+  if (result.exit_code != 0 || version.empty()) {
+    return env_error(
+        name + " --version gave no version: " + std::string(util::trim(result.out + result.err)));
+  }
+  return version;
+}
+
+Result<std::string> read_digest(const fs::path& path, const std::string& what) {
+  auto text = util::read_file(path);
+  const std::string digest = text ? parse_digest_file(*text) : "";
+  if (digest.empty()) {
+    return env_error(what + " wrote no digest to " + path.filename().string());
+  }
+  return digest;
+}
+
+// docker's --metadata-file: {"containerimage.digest": "sha256:..."}.
+Result<std::string> docker_pushed_digest(const fs::path& path) {
+  ENVLOCK_TRY_ASSIGN(const auto metadata, util::read_json_file(path));
+  const std::string digest =
+      parse_digest_file(metadata.value("containerimage.digest", std::string()));
+  if (digest.empty()) {
+    return env_error("docker buildx wrote no containerimage.digest to its metadata file");
+  }
+  return digest;
+}
+
+} // namespace
+
+fs::path result_file(const BuildRequest& request) {
+  if (request.result_path) {
+    return fs::absolute(*request.result_path);
+  }
+  return fs::absolute(request.context.lock_path).parent_path() / "build-result.json";
+}
+
+Result<BuildResult> run_build(const BuildRequest& request) {
+  ENVLOCK_TRY_ASSIGN(const std::string version, builder_version(request.builder));
+  ENVLOCK_TRY_ASSIGN(const PreparedContext prepared, prepare_context(request.context));
+  const lock::Lock& lock = prepared.lock;
+  if (lock.image.repository.empty() || lock.image.tag.empty()) {
+    return input_error(request.context.lock_path.string() +
+                       ": image.repository and image.tag must be set to build");
+  }
+  const util::TempDir work("envlock-build");
+  const fs::path context_dir = work.path() / "context";
+  ENVLOCK_TRY_ASSIGN(const ContextTar tar,
+                     write_context_file(prepared.plan, work.path() / "context.tar"));
+  std::error_code made;
+  if (!fs::create_directories(context_dir, made) || made) {
+    return env_error("cannot create " + context_dir.string() + ": " + made.message());
+  }
+  ENVLOCK_TRY_ASSIGN(const auto untar,
+                     util::run_process({"tar", "-x", "-f", (work.path() / "context.tar").string(),
+                                        "-C", context_dir.string()}));
+  if (untar.exit_code != 0) {
+    return env_error("cannot unpack the build context: " + std::string(util::trim(untar.err)));
+  }
+
+  BuildCommand command;
+  command.kind = request.builder;
+  command.context_dir = context_dir;
+  command.image = lock.image.repository + ":" + lock.image.tag;
+  command.build_args = lock.build_args;
+  command.source_date_epoch = lock.enroot.source_date_epoch;
+  command.isolation = request.isolation;
+  const auto& insecure = request.insecure_registries;
+  const auto listed = [&](const std::string& name) {
+    return std::find(insecure.begin(), insecure.end(), registry_host(name)) != insecure.end();
+  };
+  // The builder has one switch for every registry it talks to: the base image's and the target.
+  command.tls = listed(lock.image.repository) || listed(lock.base_image.name) ? TlsVerify::off
+                                                                              : TlsVerify::on;
+  command.id_file = work.path() / "image.id";
+  command.metadata_file = work.path() / "metadata.json";
+  command.push = request.push;
+
+  const fs::path result_path = result_file(request);
+  const fs::path log_path = result_path.parent_path() / k_log_name;
+  std::error_code ec;
+  fs::create_directories(result_path.parent_path(), ec);
+  if (ec) {
+    return env_error("cannot create " + result_path.parent_path().string() + ": " + ec.message());
+  }
+  ENVLOCK_TRY_ASSIGN(util::AtomicFile log_file, util::AtomicFile::open(log_path));
+  BuildLog log(std::move(log_file), request.on_log);
+  util::ProcessOptions options;
+  options.env["SOURCE_DATE_EPOCH"] = std::to_string(command.source_date_epoch);
+
+  BuildResult result;
+  result.started_at = rfc3339_utc(std::chrono::system_clock::now());
+  const std::string name = builder_name(request.builder);
+  ENVLOCK_TRY(log.run(build_argv(command), name + " build", options));
+  if (request.push == Push::yes && request.builder == BuilderKind::docker) {
+    ENVLOCK_TRY_ASSIGN(result.digest, docker_pushed_digest(command.metadata_file));
+  } else if (request.push == Push::yes) {
+    const fs::path digest_file = work.path() / "pushed.digest";
+    ENVLOCK_TRY(log.run(push_argv(command, digest_file), name + " push", options));
+    ENVLOCK_TRY_ASSIGN(result.digest, read_digest(digest_file, name + " push"));
+  } else {
+    ENVLOCK_TRY_ASSIGN(result.digest, read_digest(command.id_file, name + " build"));
+  }
+  result.finished_at = rfc3339_utc(std::chrono::system_clock::now());
+  ENVLOCK_TRY(log.commit());
+
+  result.repository = lock.image.repository;
+  result.tag = lock.image.tag;
+  result.pushed = request.push == Push::yes;
+  result.builder_name = name;
+  result.builder_version = version;
+  result.lock_sha256 = lock::lock_sha256(lock);
+  result.dockerfile_sha256 = util::sha256_hex(prepared.dockerfile);
+  result.context_sha256 = tar.sha256;
+  result.build_args = lock.build_args;
+  result.source_date_epoch = lock.enroot.source_date_epoch;
+  result.log_path = k_log_name;
+  ENVLOCK_TRY_ASSIGN(result.log_sha256, util::sha256_file_hex(log_path));
+  ENVLOCK_TRY(write_build_result(result_path, result));
+  return result;
+}
+
+} // namespace envlock::build

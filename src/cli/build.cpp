@@ -1,0 +1,83 @@
+// `envlock build`: builds (and with --push pushes) the image of the lock and writes
+// build-result.json (docs/manual/build.md).
+#include "build/build_run.hpp"
+#include "cli/command.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace envlock::cli {
+
+namespace {
+
+struct BuildCliOptions {
+  std::string lock = "envlock.lock.json";
+  std::string template_path;
+  std::string megatron_repo;
+  std::string builder = "buildah";
+  std::string isolation = "chroot";
+  std::string result;
+  std::vector<std::string> insecure_registries;
+  bool with_verifier = false;
+  bool push = false;
+  bool quiet = false;
+};
+
+Result<ExitCode> run_build_command(const BuildCliOptions& options) {
+  build::BuildRequest request;
+  request.context.lock_path = options.lock;
+  if (!options.template_path.empty()) {
+    request.context.template_path = options.template_path;
+  }
+  if (!options.megatron_repo.empty()) {
+    request.context.options.megatron_repo = options.megatron_repo;
+  }
+  request.context.options.verifier =
+      options.with_verifier ? build::Verifier::include : build::Verifier::omit;
+  ENVLOCK_TRY_ASSIGN(request.builder, build::parse_builder(options.builder));
+  request.push = options.push ? build::Push::yes : build::Push::no;
+  request.isolation = options.isolation;
+  request.insecure_registries = options.insecure_registries;
+  if (!options.result.empty()) {
+    request.result_path = options.result;
+  }
+  if (!options.quiet) {
+    request.on_log = [](std::string_view text) { std::cerr << text << std::flush; };
+  }
+  ENVLOCK_TRY_ASSIGN(const build::BuildResult result, build::run_build(request));
+  std::cout << "built " << result.repository << ":" << result.tag << "\n"
+            << "  " << (result.pushed ? "pushed " : "image id ") << result.repository << "@"
+            << result.digest << "\n"
+            << "  context sha256 " << result.context_sha256 << "\n"
+            << "  wrote " << build::result_file(request).string() << "\n";
+  return ExitCode::ok;
+}
+
+Runner setup(CLI::App& app) {
+  auto options = std::make_shared<BuildCliOptions>();
+  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)");
+  app.add_option("--template", options->template_path,
+                 "The Mustache template of the Dockerfile (as for envlock render)");
+  app.add_flag("--with-verifier", options->with_verifier,
+               "Also copy envlock-verify and the lock into the image (as for envlock render)");
+  app.add_option("--megatron-repo", options->megatron_repo,
+                 "A local clone holding the locked Megatron-LM commit (needed for a remote URL)");
+  app.add_option("--builder", options->builder, "buildah (default), podman or docker")
+      ->type_name("NAME");
+  app.add_option("--isolation", options->isolation, "buildah/podman --isolation (default: chroot)");
+  app.add_flag("--push", options->push, "Push the image to image.repository by tag");
+  app.add_option("--result", options->result,
+                 "Write the result here (default: build-result.json beside the lock)");
+  app.add_option("--insecure-registry", options->insecure_registries,
+                 "Let the builder use plain HTTP for this registry (HOST[:PORT]; repeatable)")
+      ->type_name("HOST[:PORT]");
+  app.add_flag("-q,--quiet", options->quiet, "Do not echo the build log (it is still saved)");
+  return [options] { return run_build_command(*options); };
+}
+
+const RegisterCommand k_register{
+    {"build", "Build (and push) the image of the lock; write build-result.json", setup}};
+
+} // namespace
+
+} // namespace envlock::cli

@@ -1,0 +1,59 @@
+// `envlock context`: writes the build context of the lock as one reproducible tar
+// (docs/manual/context.md).
+#include "build/context.hpp"
+#include "cli/command.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace envlock::cli {
+
+namespace {
+
+struct ContextCliOptions {
+  std::string lock = "envlock.lock.json";
+  std::string output = "context.tar";
+  std::string template_path; // empty: the default template
+  std::string megatron_repo; // empty: sources.megatron.git when it is a local path
+  bool with_verifier = false;
+};
+
+Result<ExitCode> run_context(const ContextCliOptions& options) {
+  build::ContextRequest request;
+  request.lock_path = options.lock;
+  if (!options.template_path.empty()) {
+    request.template_path = options.template_path;
+  }
+  if (!options.megatron_repo.empty()) {
+    request.options.megatron_repo = options.megatron_repo;
+  }
+  request.options.verifier =
+      options.with_verifier ? build::Verifier::include : build::Verifier::omit;
+  ENVLOCK_TRY_ASSIGN(const build::PreparedContext prepared, build::prepare_context(request));
+  ENVLOCK_TRY_ASSIGN(const build::ContextTar tar,
+                     build::write_context_file(prepared.plan, options.output));
+  std::cout << tar.sha256 << "  " << options.output << "\n"
+            << "  " << tar.entries << " entries, " << tar.size << " bytes\n";
+  return ExitCode::ok;
+}
+
+Runner setup(CLI::App& app) {
+  auto options = std::make_shared<ContextCliOptions>();
+  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)");
+  app.add_option("-o,--output", options->output,
+                 "Write the tar to this file, atomically (default: context.tar)");
+  app.add_option("--template", options->template_path,
+                 "The Mustache template of the Dockerfile (as for envlock render)");
+  app.add_flag("--with-verifier", options->with_verifier,
+               "Also put envlock-verify and the lock into the context (as for envlock render)");
+  app.add_option("--megatron-repo", options->megatron_repo,
+                 "A local clone holding the locked Megatron-LM commit (needed for a remote URL)");
+  return [options] { return run_context(*options); };
+}
+
+const RegisterCommand k_register{
+    {"context", "Write the build context of the lock as one reproducible tar", setup}};
+
+} // namespace
+
+} // namespace envlock::cli

@@ -1,0 +1,94 @@
+// envlock fleet distribute IMAGE.sqsh --result squashfs-result.json --dest PATH: the image to
+// every node's local storage through Slurm (sbcast), each copy checked by its sha256.
+#include "cli/fleet.hpp"
+#include "fleet/distribute.hpp"
+#include "fleet/hostlist.hpp"
+#include "util/sha256.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace envlock::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Options {
+  std::string image;
+  std::string result;
+  std::string dest;
+  std::string nodes;
+  std::string results = "fleet-distribute";
+  bool check_only = false;
+  fleet::SlurmOptions slurm;
+};
+
+Result<std::vector<std::string>> nodes_of(const Options& o) {
+  if (!o.nodes.empty()) {
+    return fleet::expand_hostlist(o.nodes);
+  }
+  if (!o.slurm.partition.empty()) {
+    return fleet::partition_nodes(o.slurm.partition);
+  }
+  return input_error("give the nodes: --nodes LIST or --partition P");
+}
+
+Result<ExitCode> run_distribute(const Options& o) {
+  if (!fs::path(o.dest).is_absolute()) {
+    return input_error("--dest: must be an absolute path on the nodes: '" + o.dest + "'");
+  }
+  ENVLOCK_TRY_ASSIGN(const auto nodes, nodes_of(o));
+  ENVLOCK_TRY_ASSIGN(const std::string expected, fleet::recorded_sqsh_sha256(o.result));
+  if (!o.check_only) {
+    ENVLOCK_TRY_ASSIGN(const std::string local, util::sha256_file_hex(o.image));
+    if (local != expected) {
+      return check_failed(o.image + ": sha256 " + local + " differs from " + o.result + "'s " +
+                          expected + "; not distributed");
+    }
+  }
+  fleet::DistributeRun run;
+  run.expected = expected;
+  auto& script = run.script;
+  script.nodes = nodes;
+  script.slurm = o.slurm;
+  script.results = fs::absolute(o.results).lexically_normal();
+  script.script = script.results / "fleet-distribute.sbatch";
+  script.source = fs::absolute(o.image).lexically_normal();
+  script.dest = o.dest;
+  script.copy = !o.check_only;
+  run.on_progress = [](std::size_t done, std::size_t total) {
+    std::cerr << "nodes done " << done << "/" << total << "\n";
+  };
+  run.on_submitted = [&script](const std::string& job_id) {
+    std::cerr << "submitted job " << job_id << " (" << script.script.string() << ")\n";
+  };
+  ENVLOCK_TRY_ASSIGN(const auto report, fleet::run_distribute(run));
+  std::cout << fleet::distribute_report_to_table(report);
+  std::cout << "distribute report: " << (script.results / fleet::k_distribute_report).string()
+            << "\n";
+  return report.passed() ? ExitCode::ok : ExitCode::failed;
+}
+
+} // namespace
+
+Runner add_fleet_distribute(CLI::App& fleet) {
+  auto o = std::make_shared<Options>();
+  fleet.add_option("image", o->image, "The .sqsh to distribute")->required();
+  fleet.add_option("--result", o->result, "Its squashfs-result.json (the recorded sha256)")
+      ->required();
+  fleet.add_option("--dest", o->dest, "The path of the copy on every node (absolute)")->required();
+  fleet.add_option("--nodes", o->nodes, "The nodes, as a Slurm host list");
+  fleet.add_option("--partition", o->slurm.partition, "The partition");
+  fleet.add_option("--results", o->results, "Where the script and the report go")
+      ->capture_default_str();
+  fleet.add_flag("--check-only", o->check_only, "Do not copy; only check the copies already there");
+  fleet.add_option("--account", o->slurm.account, "Slurm account (passed to #SBATCH)");
+  fleet.add_option("--qos", o->slurm.qos, "Slurm QOS (passed to #SBATCH)");
+  fleet.add_option("--time", o->slurm.time, "Slurm time limit (passed to #SBATCH)");
+  fleet.add_option("--reservation", o->slurm.reservation, "Slurm reservation (passed to #SBATCH)");
+  return [o] { return run_distribute(*o); };
+}
+
+} // namespace envlock::cli

@@ -1,0 +1,67 @@
+// envlock fleet verify: envlock-verify on every node through one Slurm job; the fleet report.
+#include "cli/fleet.hpp"
+#include "cli/fleet_verify_options.hpp"
+#include "fleet/verify_run.hpp"
+#include "util/fs.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <system_error>
+
+namespace envlock::cli {
+
+namespace {
+
+struct Options {
+  FleetVerifyOptions verify;
+  bool script_only = false;
+  bool report_only = false;
+};
+
+Result<ExitCode> write_script_only(const fleet::VerifyRun& run) {
+  std::error_code ec;
+  std::filesystem::create_directories(run.script.results, ec);
+  if (ec) {
+    return env_error(run.script.results.string() + ": " + ec.message());
+  }
+  ENVLOCK_TRY_ASSIGN(const std::string text, fleet::render_verify_script(run.script));
+  ENVLOCK_TRY(util::write_file_atomic(run.script.script, text, 0755));
+  std::cout << run.script.script.string() << "\n";
+  return ExitCode::ok;
+}
+
+Result<ExitCode> run_verify(const Options& o) {
+  ENVLOCK_TRY_ASSIGN(const auto nodes, chosen_nodes(o.verify));
+  ENVLOCK_TRY_ASSIGN(fleet::VerifyRun run, make_verify_run(o.verify, nodes, o.verify.results));
+  if (o.script_only) {
+    return write_script_only(run);
+  }
+  if (o.report_only) {
+    ENVLOCK_TRY_ASSIGN(const auto report, fleet::refold_results(run));
+    std::cout << fleet::fleet_report_to_table(report);
+    return report.passed() ? ExitCode::ok : ExitCode::failed;
+  }
+  run.on_submitted = [&run](const std::string& job_id) {
+    std::cerr << "submitted job " << job_id << " (" << run.script.script.string() << ")\n";
+  };
+  ENVLOCK_TRY_ASSIGN(const auto outcome, fleet::run_fleet_verify(run));
+  std::cout << fleet::fleet_report_to_table(outcome.report);
+  std::cout << "fleet report: " << (run.script.results / "fleet-report.json").string() << ", "
+            << (run.script.results / "fleet-report.md").string() << "\n";
+  return outcome.report.passed() ? ExitCode::ok : ExitCode::failed;
+}
+
+} // namespace
+
+Runner add_fleet_verify(CLI::App& fleet) {
+  auto o = std::make_shared<Options>();
+  add_fleet_verify_options(fleet, o->verify);
+  fleet.add_flag("--script-only", o->script_only,
+                 "Write the batch script into the results folder and stop");
+  fleet.add_flag("--report-only", o->report_only,
+                 "Submit nothing; fold the reports already in the results folder again");
+  return [o] { return run_verify(*o); };
+}
+
+} // namespace envlock::cli

@@ -1,0 +1,113 @@
+#include "cli/fleet_verify_options.hpp"
+
+#include "fleet/hostlist.hpp"
+#include "fleet/slurm.hpp"
+#include "lock/lock.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <system_error>
+
+namespace envlock::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// envlock-verify beside this executable.
+Result<fs::path> default_verifier() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path beside = exe.parent_path() / "envlock-verify";
+  if (ec || !fs::is_regular_file(beside, ec)) {
+    return env_error("envlock-verify not found beside envlock; give --verifier PATH");
+  }
+  return beside;
+}
+
+Result<fs::path> this_executable() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    return env_error("/proc/self/exe: " + ec.message());
+  }
+  return exe;
+}
+
+} // namespace
+
+void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
+  app.add_option("--lock", o.lock_path, "The lock to verify against")->required();
+  app.add_option("--image", o.image, "IMAGE.sqsh or docker://REF@DIGEST")->required();
+  app.add_option("--nodes", o.nodes, "The nodes, as a Slurm host list (node[1-4])");
+  app.add_option("--partition", o.slurm.partition, "The partition (all its nodes without --nodes)");
+  app.add_option("--results", o.results, "The results folder, shared by all nodes")
+      ->capture_default_str();
+  app.add_option("--reference", o.reference, "The node figures are compared with (default: first)");
+  app.add_option("--tolerance", o.tolerance_percent,
+                 "Percent below the reference's figure that makes an outlier")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
+  app.add_option("--verifier", o.verifier, "envlock-verify on the nodes (default: beside envlock)");
+  app.add_option("--verifier-arg", o.verifier_args,
+                 "An extra argument for envlock-verify (repeatable), e.g. --verifier-arg=--no-gpu");
+  app.add_flag("--no-container", o.no_container, "Run the verifier directly on the nodes");
+  app.add_flag("--no-host-checks", o.no_host_checks, "Skip the lock's expect.host checks");
+  app.add_option("--account", o.slurm.account, "Slurm account (passed to #SBATCH)");
+  app.add_option("--qos", o.slurm.qos, "Slurm QOS (passed to #SBATCH)");
+  app.add_option("--time", o.slurm.time, "Slurm time limit (passed to #SBATCH)");
+  app.add_option("--reservation", o.slurm.reservation, "Slurm reservation (passed to #SBATCH)");
+}
+
+Result<std::vector<std::string>> chosen_nodes(const FleetVerifyOptions& o) {
+  if (!o.nodes.empty()) {
+    return fleet::expand_hostlist(o.nodes);
+  }
+  if (!o.slurm.partition.empty()) {
+    return fleet::partition_nodes(o.slurm.partition);
+  }
+  return input_error("give the nodes: --nodes LIST or --partition P");
+}
+
+Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& o,
+                                         const std::vector<std::string>& nodes,
+                                         const std::string& results) {
+  ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(o.lock_path));
+  if (!o.reference.empty() && std::find(nodes.begin(), nodes.end(), o.reference) == nodes.end()) {
+    return input_error("--reference: '" + o.reference + "' is not one of the nodes");
+  }
+  fleet::VerifyRun run;
+  auto& script = run.script;
+  script.nodes = nodes;
+  script.slurm = o.slurm;
+  script.results = fs::absolute(results).lexically_normal();
+  script.script = script.results / "fleet-verify.sbatch";
+  script.lock = fs::absolute(o.lock_path).lexically_normal();
+  if (o.verifier.empty()) {
+    ENVLOCK_TRY_ASSIGN(script.verifier, default_verifier());
+  } else {
+    script.verifier = fs::absolute(o.verifier).lexically_normal();
+  }
+  if (!o.no_host_checks && lock.expect.host.is_object() && !lock.expect.host.empty()) {
+    ENVLOCK_TRY_ASSIGN(script.host_checker, this_executable());
+  }
+  const bool sqsh = o.image.rfind("docker://", 0) != 0;
+  script.image = sqsh ? fs::absolute(o.image).lexically_normal().string() : o.image;
+  script.mode = o.no_container ? fleet::RunMode::no_container : fleet::RunMode::container;
+  script.verifier_args = o.verifier_args;
+  ENVLOCK_TRY_ASSIGN(run.aggregate.image_digest, fleet::image_digest(script.image));
+  run.aggregate.image = o.image;
+  run.aggregate.lock_sha256 = lock::lock_sha256(lock);
+  run.aggregate.reference = o.reference;
+  run.aggregate.tolerance = o.tolerance_percent / 100.0;
+  run.aggregate.busbw_thresholds = lock.expect.nccl_busbw_gbps;
+  run.on_progress = print_progress;
+  return run;
+}
+
+void print_progress(std::size_t done, std::size_t total) {
+  std::cerr << "nodes done " << done << "/" << total << "\n";
+}
+
+} // namespace envlock::cli

@@ -1,0 +1,43 @@
+// The options `fleet verify` and `fleet rollout` share (lock, image, nodes, Slurm pass-through,
+// verifier), and turning them into a fleet::VerifyRun.
+#pragma once
+
+#include "cli/command.hpp"
+#include "fleet/verify_run.hpp"
+
+#include <string>
+#include <vector>
+
+namespace envlock::cli {
+
+struct FleetVerifyOptions {
+  std::string lock_path;
+  std::string image;
+  std::string nodes; // a Slurm host list
+  std::string results = "fleet-results";
+  std::string reference;
+  double tolerance_percent = 10;
+  std::string verifier;
+  std::vector<std::string> verifier_args;
+  bool no_container = false;
+  bool no_host_checks = false;
+  fleet::SlurmOptions slurm;
+};
+
+// Adds the shared options to a subcommand.
+void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& options);
+
+// The run the options describe, for `nodes` (already chosen) and this results folder. Fails with
+// an input error for an unreadable lock or a bad image, an environment error when the verifier
+// cannot be found.
+Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& options,
+                                         const std::vector<std::string>& nodes,
+                                         const std::string& results);
+
+// The nodes named by --nodes, else the nodes of --partition; an input error when neither is set.
+Result<std::vector<std::string>> chosen_nodes(const FleetVerifyOptions& options);
+
+// Prints "nodes done N/M" lines on standard error.
+void print_progress(std::size_t done, std::size_t total);
+
+} // namespace envlock::cli

@@ -1,0 +1,134 @@
+// `envlock provenance`: the SLSA provenance statement of a build; `provenance sign` wraps it in a
+// signed DSSE envelope and `provenance verify` checks one (docs/manual/provenance.md).
+#include "cli/command.hpp"
+#include "provenance/inputs.hpp"
+#include "provenance/signing.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace envlock::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace pv = envlock::provenance;
+
+constexpr std::uintmax_t k_statement_limit = std::uintmax_t{64} << 20;
+
+struct StatementArgs {
+  std::string lock = "envlock.lock.json";
+  std::string build_result;
+  std::string squashfs_result;
+  std::string output; // empty: provenance.json in the lock's folder; "-": standard output
+};
+
+Result<ExitCode> run_statement(const StatementArgs& args) {
+  ENVLOCK_TRY_ASSIGN(
+      const pv::GatheredInputs gathered,
+      pv::gather_inputs({args.lock, args.build_result, args.squashfs_result}, ENVLOCK_VERSION));
+  for (const std::string& warning : gathered.warnings) {
+    std::cerr << "envlock: warning: " << warning << "\n";
+  }
+  const std::string text = util::canonical_json(pv::make_statement(gathered.inputs));
+  if (args.output == "-") {
+    std::cout << text << std::flush;
+    return std::cout ? ExitCode::ok
+                     : Result<ExitCode>(env_error("cannot write to standard output"));
+  }
+  const fs::path lock_path = args.lock;
+  const fs::path output =
+      args.output.empty() ? lock_path.parent_path() / "provenance.json" : fs::path(args.output);
+  ENVLOCK_TRY(util::write_file_atomic(output, text));
+  std::cout << "wrote " << output.string() << " (subject " << gathered.inputs.build.repository
+            << "@" << gathered.inputs.build.digest << ")\n";
+  return ExitCode::ok;
+}
+
+struct SignArgs {
+  std::string key;
+  std::string statement;
+  std::string output;
+};
+
+Result<ExitCode> run_sign(const SignArgs& args) {
+  ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(args.key, pv::KeyHalf::private_key));
+  ENVLOCK_TRY_ASSIGN(const std::string statement,
+                     util::read_file_limited(args.statement, k_statement_limit));
+  ENVLOCK_TRY_ASSIGN(const pv::Envelope envelope,
+                     pv::sign_statement(statement, key, args.statement));
+  const fs::path output =
+      args.output.empty() ? fs::path(args.statement + ".dsse.json") : fs::path(args.output);
+  ENVLOCK_TRY(util::write_json_file(output, pv::to_json(envelope)));
+  std::cout << "wrote " << output.string() << " (signed by key " << key.key_id() << ")\n";
+  return ExitCode::ok;
+}
+
+struct VerifyArgs {
+  std::string pub;
+  std::string envelope;
+  std::string image_digest;
+};
+
+Result<ExitCode> run_verify(const VerifyArgs& args) {
+  ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(args.pub, pv::KeyHalf::public_key));
+  ENVLOCK_TRY_ASSIGN(const std::string text,
+                     util::read_file_limited(args.envelope, k_statement_limit));
+  ENVLOCK_TRY_ASSIGN(const pv::VerifiedStatement verified,
+                     pv::verify_envelope(text, args.envelope, key, args.pub));
+  if (!args.image_digest.empty()) {
+    ENVLOCK_TRY(pv::check_subject_digest(verified.statement, args.image_digest, args.envelope));
+  }
+  std::cout << args.envelope << ": verified: signed by key " << verified.keyid << " (" << args.pub
+            << ")";
+  if (!args.image_digest.empty()) {
+    std::cout << "; subject " << args.image_digest;
+  }
+  std::cout << "\n";
+  return ExitCode::ok;
+}
+
+Runner setup(CLI::App& app) {
+  auto statement = std::make_shared<StatementArgs>();
+  app.add_option("--lock", statement->lock, "The lock the image was built from");
+  app.add_option("--build-result", statement->build_result,
+                 "build-result.json of the build (default: beside the lock)");
+  app.add_option("--squashfs-result", statement->squashfs_result,
+                 "squashfs-result.json: adds the .sqsh as a second subject");
+  app.add_option("-o,--output", statement->output,
+                 "Where to write the statement (default: provenance.json beside the lock; - for "
+                 "standard output)");
+
+  auto sign_args = std::make_shared<SignArgs>();
+  CLI::App* sign = app.add_subcommand("sign", "Sign a statement into a DSSE envelope");
+  sign->add_option("--key", sign_args->key, "Ed25519 private key (envlock keygen)")->required();
+  sign->add_option("statement", sign_args->statement, "provenance.json")->required();
+  sign->add_option("-o,--output", sign_args->output,
+                   "The envelope to write (default: STATEMENT.dsse.json)");
+
+  auto verify_args = std::make_shared<VerifyArgs>();
+  CLI::App* verify = app.add_subcommand("verify", "Check a signed envelope");
+  verify->add_option("--pub", verify_args->pub, "The signer's public key (KEY.pub)")->required();
+  verify->add_option("envelope", verify_args->envelope, "provenance.dsse.json")->required();
+  verify->add_option("--image-digest", verify_args->image_digest,
+                     "Also require a subject with this digest (sha256:...)");
+
+  return [statement, sign, sign_args, verify, verify_args]() -> Result<ExitCode> {
+    if (sign->parsed()) {
+      return run_sign(*sign_args);
+    }
+    if (verify->parsed()) {
+      return run_verify(*verify_args);
+    }
+    return run_statement(*statement);
+  };
+}
+
+const RegisterCommand k_register{
+    {"provenance", "Write, sign or verify the SLSA provenance of a build", setup}};
+
+} // namespace
+
+} // namespace envlock::cli

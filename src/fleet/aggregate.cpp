@@ -1,0 +1,113 @@
+#include "fleet/fleet_report.hpp"
+#include "fleet/hostlist.hpp"
+#include "fleet/outliers.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace envlock::fleet {
+
+namespace {
+
+std::string text_of(const nlohmann::json& check, const char* key) {
+  const auto it = check.find(key);
+  return it != check.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The checks of a node: the verifier's, then the host checks of `envlock node --check`.
+std::vector<const nlohmann::json*> checks_of(const NodeInput& node) {
+  std::vector<const nlohmann::json*> out;
+  for (const nlohmann::json* source : {&node.report, &node.host}) {
+    if (!source->is_object()) {
+      continue;
+    }
+    const auto checks = source->find("checks");
+    if (checks == source->end() || !checks->is_array()) {
+      continue;
+    }
+    for (const auto& check : *checks) {
+      if (check.is_object() && check.contains("id") && check["id"].is_string()) {
+        out.push_back(&check);
+      }
+    }
+  }
+  return out;
+}
+
+void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node) {
+  if (!node.reported) {
+    report.node_outcomes[node.node] = NodeOutcome::missing;
+    report.missing.push_back({node.node, node.problem.empty() ? "no report" : node.problem});
+    return;
+  }
+  auto& row = report.matrix[node.node];
+  bool failed = false;
+  for (const nlohmann::json* check : checks_of(node)) {
+    const std::string id = (*check)["id"];
+    const std::string outcome = text_of(*check, "outcome");
+    row[id] = outcome;
+    if (seen.insert(id).second) {
+      report.checks.push_back(id);
+    }
+    if (outcome == "fail") {
+      failed = true;
+      report.failures.push_back({node.node, id, text_of(*check, "expected"),
+                                 text_of(*check, "found"), text_of(*check, "reason")});
+    }
+  }
+  if (!failed && node.exit_code.value_or(0) != 0) {
+    failed = true;
+    report.failures.push_back(
+        {node.node, "verifier", "exit 0", "exit " + std::to_string(*node.exit_code),
+         node.problem.empty() ? "envlock-verify did not finish its checks" : node.problem});
+  }
+  report.node_outcomes[node.node] = failed ? NodeOutcome::fail : NodeOutcome::pass;
+}
+
+} // namespace
+
+const char* to_string(NodeOutcome outcome) {
+  switch (outcome) {
+  case NodeOutcome::pass:
+    return "pass";
+  case NodeOutcome::fail:
+    return "fail";
+  case NodeOutcome::missing:
+    return "missing";
+  }
+  return "missing";
+}
+
+std::vector<std::string> FleetReport::nodes_with(NodeOutcome outcome) const {
+  std::vector<std::string> out;
+  for (const auto& node : nodes) {
+    const auto it = node_outcomes.find(node);
+    if (it != node_outcomes.end() && it->second == outcome) {
+      out.push_back(node);
+    }
+  }
+  return out;
+}
+
+FleetReport aggregate(std::vector<NodeInput> nodes, const AggregateOptions& options) {
+  std::sort(nodes.begin(), nodes.end(),
+            [](const NodeInput& a, const NodeInput& b) { return node_less(a.node, b.node); });
+  FleetReport report;
+  report.image = options.image;
+  report.image_digest = options.image_digest;
+  report.lock_sha256 = options.lock_sha256;
+  std::set<std::string> seen;
+  for (const auto& node : nodes) {
+    report.nodes.push_back(node.node);
+    add_node(report, seen, node);
+  }
+  report.reference_node =
+      options.reference.empty() && !nodes.empty() ? nodes.front().node : options.reference;
+  report.outliers = find_outliers(nodes, report.reference_node, options);
+  for (const auto& outlier : report.outliers) {
+    report.node_outcomes[outlier.node] = NodeOutcome::fail;
+  }
+  return report;
+}
+
+} // namespace envlock::fleet

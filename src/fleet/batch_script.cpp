@@ -1,0 +1,142 @@
+#include "fleet/batch_script.hpp"
+
+#include "fleet/template_text.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace envlock::fleet {
+
+namespace mustache = kainjow::mustache;
+
+namespace {
+
+bool has_space(const std::string& text) {
+  return std::any_of(text.begin(), text.end(),
+                     [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+}
+
+// An #SBATCH value, refused when white space would split it.
+Status check_sbatch_value(const std::string& option, const std::string& value) {
+  if (has_space(value)) {
+    return input_error(option + ": white space cannot be passed to #SBATCH lines: '" + value + "'");
+  }
+  return {};
+}
+
+// The data both scripts share: job name, node count and list, output, pass-through options.
+Result<mustache::data> common_data(const std::string& job_name,
+                                   const std::vector<std::string>& nodes, const SlurmOptions& slurm,
+                                   const std::filesystem::path& results,
+                                   const std::filesystem::path& script) {
+  ENVLOCK_TRY(check_sbatch_value("--results", results.string()));
+  mustache::data options{mustache::data::type::list};
+  const std::vector<std::pair<const char*, const std::string*>> pass = {
+      {"--partition", &slurm.partition},
+      {"--account", &slurm.account},
+      {"--qos", &slurm.qos},
+      {"--time", &slurm.time},
+      {"--reservation", &slurm.reservation}};
+  const std::string nodelist = util::join(nodes, ",");
+  ENVLOCK_TRY(check_sbatch_value("--nodes", nodelist));
+  options.push_back(mustache::data("--nodelist=" + nodelist));
+  for (const auto& [option, value] : pass) {
+    ENVLOCK_TRY(check_sbatch_value(option, *value));
+    if (!value->empty()) {
+      options.push_back(mustache::data(std::string(option) + "=" + *value));
+    }
+  }
+  mustache::data data;
+  data.set("job_name", job_name);
+  data.set("node_count", std::to_string(nodes.size()));
+  data.set("sbatch_options", options);
+  data.set("results", results.string());
+  data.set("results_q", shell_quote(results.string()));
+  data.set("script", script.string());
+  return data;
+}
+
+// The shell run on each node for the verifier (inside the container in container mode).
+std::string verify_step(const VerifyScript& job, const std::string& verifier,
+                        const std::string& lock) {
+  std::string command = shell_quote(verifier) + " --lock " + shell_quote(lock);
+  for (const auto& arg : job.verifier_args) {
+    command += " " + shell_quote(arg);
+  }
+  const std::string out = shell_quote(job.results.string() + "/nodes") + "/\"$SLURMD_NODENAME\"";
+  return command + " --json " + out + ".json > " + out + ".txt 2>&1; echo $? > " + out +
+         ".rc.tmp && mv " + out + ".rc.tmp " + out + ".rc";
+}
+
+std::string host_step(const VerifyScript& job) {
+  const std::string out = shell_quote(job.results.string() + "/nodes") + "/\"$SLURMD_NODENAME\"";
+  return shell_quote(job.host_checker.string()) + " node --check --json --lock " +
+         shell_quote(job.lock.string()) + " > " + out + ".host.json.tmp; mv " + out +
+         ".host.json.tmp " + out + ".host.json";
+}
+
+} // namespace
+
+std::string shell_quote(const std::string& text) {
+  return "'" + util::replace_all(text, "'", "'\\''") + "'";
+}
+
+std::string pyxis_image(const std::string& image) {
+  const std::string prefix = "docker://";
+  if (image.rfind(prefix, 0) != 0) {
+    return image;
+  }
+  std::string ref = image.substr(prefix.size());
+  const auto slash = ref.find('/');
+  if (slash != std::string::npos) {
+    const std::string host = ref.substr(0, slash);
+    if (host.find('.') != std::string::npos || host.find(':') != std::string::npos ||
+        host == "localhost") {
+      ref[slash] = '#';
+    }
+  }
+  return ref;
+}
+
+Result<std::string> render_verify_script(const VerifyScript& job) {
+  ENVLOCK_TRY_ASSIGN(mustache::data data,
+                     common_data(job.job_name, job.nodes, job.slurm, job.results, job.script));
+  const bool container = job.mode == RunMode::container;
+  // In the container the verifier and the lock are mounted at fixed paths; the results folder
+  // at its own path, so the per-node files land in the same place either way.
+  const std::string verifier = container ? "/envlock/envlock-verify" : job.verifier.string();
+  const std::string lock = container ? "/envlock/lock.json" : job.lock.string();
+  data.set("verify_step", shell_quote(verify_step(job, verifier, lock)));
+  data.set("container", container);
+  data.set("mode_words",
+           container ? "inside the image (pyxis)" : "directly on the node (--no-container)");
+  data.set("image_q", shell_quote(pyxis_image(job.image)));
+  data.set("mounts_q", shell_quote(job.verifier.string() + ":/envlock/envlock-verify:ro," +
+                                   job.lock.string() + ":/envlock/lock.json:ro," +
+                                   job.results.string() + ":" + job.results.string()));
+  if (job.host_checker.empty()) {
+    data.set("host_step", false);
+  } else {
+    data.set("host_step", shell_quote(host_step(job)));
+  }
+  return render_fleet_template("fleet-verify.sbatch.mustache", data);
+}
+
+Result<std::string> render_distribute_script(const DistributeScript& job) {
+  ENVLOCK_TRY_ASSIGN(mustache::data data,
+                     common_data(job.job_name, job.nodes, job.slurm, job.results, job.script));
+  const std::string out = shell_quote(job.results.string() + "/nodes") + "/\"$SLURMD_NODENAME\"";
+  const std::string check = "sha256sum " + shell_quote(job.dest.string()) + " > " + out +
+                            ".sha256.tmp 2> " + out + ".err; mv " + out + ".sha256.tmp " + out +
+                            ".sha256";
+  data.set("source", job.source.string());
+  data.set("dest", job.dest.string());
+  data.set("source_q", shell_quote(job.source.string()));
+  data.set("dest_q", shell_quote(job.dest.string()));
+  data.set("copy", job.copy);
+  data.set("check_step", shell_quote(check));
+  return render_fleet_template("fleet-distribute.sbatch.mustache", data);
+}
+
+} // namespace envlock::fleet

@@ -1,0 +1,64 @@
+// The batch scripts envlock submits, rendered from templates/fleet-*.sbatch.mustache (a template
+// file on disk wins over the built-in copy, as for the Dockerfile). Every value that reaches the
+// shell is single-quoted; values that go into #SBATCH lines may not contain white space.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace envlock::fleet {
+
+// Slurm options passed through to #SBATCH lines; empty ones are left out.
+struct SlurmOptions {
+  std::string partition;
+  std::string account;
+  std::string qos;
+  std::string time;
+  std::string reservation;
+};
+
+enum class RunMode { container, no_container };
+
+struct VerifyScript {
+  std::vector<std::string> nodes; // the nodes to verify (natural order)
+  SlurmOptions slurm;
+  std::filesystem::path results;      // absolute, shared by all nodes
+  std::filesystem::path script;       // where the script is written (for its comment)
+  std::filesystem::path lock;         // absolute
+  std::filesystem::path verifier;     // envlock-verify, absolute
+  std::filesystem::path host_checker; // envlock for `node --check`; empty: no host checks
+  std::string image;                  // .sqsh path or docker://REF@DIGEST
+  RunMode mode = RunMode::container;
+  std::vector<std::string> verifier_args; // extra arguments for envlock-verify
+  std::string job_name = "envlock-fleet-verify";
+};
+
+struct DistributeScript {
+  std::vector<std::string> nodes;
+  SlurmOptions slurm;
+  std::filesystem::path results;
+  std::filesystem::path script;
+  std::filesystem::path source; // the .sqsh, absolute
+  std::filesystem::path dest;   // the path on each node, absolute
+  bool copy = true;             // false: only hash the copies already there
+  std::string job_name = "envlock-fleet-distribute";
+};
+
+// 'text' for POSIX sh, with embedded single quotes escaped.
+std::string shell_quote(const std::string& text);
+
+// Where pyxis takes an image from: a .sqsh path as is; docker://REGISTRY/REPO@DIGEST as
+// REGISTRY#REPO@DIGEST (enroot's form).
+std::string pyxis_image(const std::string& image);
+
+// The fleet-verify batch script. Fails with an input error naming the option whose value has
+// white space, or an environment error when the template is missing or broken.
+Result<std::string> render_verify_script(const VerifyScript& job);
+
+// The fleet-distribute batch script; fails like render_verify_script.
+Result<std::string> render_distribute_script(const DistributeScript& job);
+
+} // namespace envlock::fleet

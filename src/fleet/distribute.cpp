@@ -1,0 +1,182 @@
+#include "fleet/distribute.hpp"
+
+#include "fleet/hostlist.hpp"
+#include "fleet/node_results.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+namespace envlock::fleet {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool file_exists(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
+std::map<std::string, NodeHash> read_hashes(const fs::path& results,
+                                            const std::vector<std::string>& nodes) {
+  std::map<std::string, NodeHash> out;
+  for (const auto& node : nodes) {
+    NodeHash hash;
+    const fs::path sum = nodes_dir(results) / (node + ".sha256");
+    if (file_exists(sum)) {
+      hash.sha256sum_output = util::read_file_limited(sum, 4096).value_or("");
+    }
+    hash.error = std::string(util::trim(
+        util::read_file_limited(nodes_dir(results) / (node + ".err"), 4096).value_or("")));
+    out[node] = std::move(hash);
+  }
+  return out;
+}
+
+NodeCopy check_copy(const std::string& node, const NodeHash& hash, const std::string& expected) {
+  NodeCopy copy{node, "fail", "", ""};
+  if (!hash.sha256sum_output) {
+    copy.outcome = "missing";
+    copy.reason = "no result";
+    return copy;
+  }
+  const std::string text{util::trim(*hash.sha256sum_output)};
+  const std::string digest = text.substr(0, std::min<std::size_t>(64, text.size()));
+  if (digest.size() != 64 || !util::is_hex(digest)) {
+    copy.reason = hash.error.empty() ? "sha256sum printed no hash" : hash.error;
+    return copy;
+  }
+  copy.sha256 = digest;
+  if (digest == expected) {
+    copy.outcome = "pass";
+  } else {
+    copy.reason = "sha256 " + digest + " differs from the recorded " + expected;
+  }
+  return copy;
+}
+
+} // namespace
+
+bool DistributeReport::passed() const {
+  return std::all_of(nodes.begin(), nodes.end(),
+                     [](const NodeCopy& n) { return n.outcome == "pass"; });
+}
+
+DistributeReport check_copies(const std::map<std::string, NodeHash>& hashes,
+                              const std::string& expected) {
+  DistributeReport report;
+  report.expected = expected;
+  for (const auto& [node, hash] : hashes) {
+    report.nodes.push_back(check_copy(node, hash, expected));
+  }
+  std::sort(report.nodes.begin(), report.nodes.end(),
+            [](const NodeCopy& a, const NodeCopy& b) { return node_less(a.node, b.node); });
+  return report;
+}
+
+Result<std::string> recorded_sqsh_sha256(const fs::path& result_json) {
+  ENVLOCK_TRY_ASSIGN(const auto json, util::read_json_file(result_json));
+  if (!json.is_object() || json.value("schema", "") != "envlock.squashfs-result/v1") {
+    return input_error(result_json.string() + ": not an envlock.squashfs-result/v1");
+  }
+  const auto sqsh = json.find("sqsh");
+  if (sqsh == json.end() || !sqsh->is_object() || !sqsh->contains("sha256") ||
+      !(*sqsh)["sha256"].is_string()) {
+    return input_error(result_json.string() + ": sqsh.sha256: missing");
+  }
+  return (*sqsh)["sha256"].get<std::string>();
+}
+
+Result<DistributeReport> run_distribute(const DistributeRun& run) {
+  const auto& script = run.script;
+  std::error_code ec;
+  fs::remove_all(nodes_dir(script.results), ec);
+  fs::remove(script.results / "sbcast.failed", ec);
+  fs::create_directories(nodes_dir(script.results), ec);
+  if (ec) {
+    return env_error(nodes_dir(script.results).string() + ": " + ec.message());
+  }
+  ENVLOCK_TRY_ASSIGN(const std::string text, render_distribute_script(script));
+  ENVLOCK_TRY(util::write_file_atomic(script.script, text, 0755));
+  ENVLOCK_TRY_ASSIGN(const std::string job_id, submit_batch(script.script));
+  if (run.on_submitted) {
+    run.on_submitted(job_id);
+  }
+  const auto done = [&] {
+    std::size_t n = 0;
+    for (const auto& node : script.nodes) {
+      n += file_exists(nodes_dir(script.results) / (node + ".sha256")) ? 1 : 0;
+    }
+    return n;
+  };
+  ENVLOCK_TRY_ASSIGN(const JobState job, wait_for_job(job_id, done, script.nodes.size(),
+                                                      run.on_progress, run.poll_milliseconds));
+  DistributeReport report = check_copies(read_hashes(script.results, script.nodes), run.expected);
+  report.file = script.source.filename().string();
+  report.dest = script.dest.string();
+  const auto states = node_states().value_or({});
+  const std::string sbcast = std::string(
+      util::trim(util::read_file_limited(script.results / "sbcast.failed", 4096).value_or("")));
+  for (auto& node : report.nodes) {
+    if (node.outcome == "missing") {
+      node.reason += "; " + slurm_words(node.node, job_id, job, states);
+    }
+    if (node.outcome != "pass" && !sbcast.empty()) {
+      node.reason += "; " + sbcast;
+    }
+  }
+  nlohmann::json json = distribute_report_to_json(report);
+  json["run"] = {{"job_id", job_id}, {"results", script.results.string()}};
+  ENVLOCK_TRY(util::write_json_file(script.results / k_distribute_report, json));
+  return report;
+}
+
+nlohmann::json distribute_report_to_json(const DistributeReport& report) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto& n : report.nodes) {
+    nodes.push_back(
+        {{"node", n.node}, {"outcome", n.outcome}, {"sha256", n.sha256}, {"reason", n.reason}});
+  }
+  return {{"schema", k_distribute_schema},
+          {"file", report.file},
+          {"dest", report.dest},
+          {"expected_sha256", report.expected},
+          {"outcome", report.passed() ? "pass" : "fail"},
+          {"nodes", nodes}};
+}
+
+std::string distribute_report_to_table(const DistributeReport& report) {
+  std::string out;
+  std::size_t passed = 0;
+  for (const auto& n : report.nodes) {
+    passed += n.outcome == "pass" ? 1 : 0;
+    const std::string label = n.outcome == "pass" ? "PASS" : n.outcome == "fail" ? "FAIL" : "MISS";
+    out += label + "  " + n.node + "  " + (n.outcome == "pass" ? n.sha256 : n.reason) + "\n";
+  }
+  out += std::to_string(passed) + " of " + std::to_string(report.nodes.size()) + " nodes hold " +
+         report.dest + " with sha256 " + report.expected + "\n";
+  return out;
+}
+
+Result<std::vector<NodeVerdict>> verdicts_from_distribute(const nlohmann::json& value,
+                                                          const fs::path& origin) {
+  if (!value.is_object() || value.value("schema", "") != k_distribute_schema ||
+      !value.contains("nodes") || !value["nodes"].is_array()) {
+    return input_error(origin.string() + ": not an " + k_distribute_schema);
+  }
+  std::vector<NodeVerdict> out;
+  for (const auto& n : value["nodes"]) {
+    const std::string outcome = n.value("outcome", "");
+    const bool passed = outcome == "pass";
+    out.push_back({n.value("node", ""), passed,
+                   passed              ? ""
+                   : outcome == "fail" ? std::string(k_reason_prefix) + "image copy differs"
+                                       : std::string(k_reason_prefix) + "image copy missing"});
+  }
+  return out;
+}
+
+} // namespace envlock::fleet

@@ -1,0 +1,145 @@
+// The fleet report for people: Markdown (for a ticket or a handover) and the terminal table.
+#include "fleet/fleet_report.hpp"
+
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <iomanip>
+#include <sstream>
+
+namespace envlock::fleet {
+
+namespace {
+
+std::string number(double value) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << value;
+  return out.str();
+}
+
+std::string cell(std::string text) {
+  return util::replace_all(util::replace_all(std::move(text), "|", "\\|"), "\n", " ");
+}
+
+std::string summary_line(const FleetReport& report) {
+  return std::to_string(report.nodes_with(NodeOutcome::pass).size()) + " passed, " +
+         std::to_string(report.nodes_with(NodeOutcome::fail).size()) + " failed, " +
+         std::to_string(report.nodes_with(NodeOutcome::missing).size()) + " missing of " +
+         std::to_string(report.nodes.size()) + " nodes";
+}
+
+std::string matrix_cell(const FleetReport& report, const std::string& node,
+                        const std::string& check) {
+  const auto row = report.matrix.find(node);
+  if (row == report.matrix.end()) {
+    return "";
+  }
+  const auto it = row->second.find(check);
+  if (it == row->second.end()) {
+    return "-";
+  }
+  return it->second == "fail" ? "**FAIL**" : it->second;
+}
+
+std::string failure_words(const Failure& f) {
+  std::string text = f.check;
+  if (!f.expected.empty() || !f.found.empty()) {
+    text += " (expected " + f.expected + ", found " + f.found + ")";
+  }
+  return text;
+}
+
+} // namespace
+
+std::string fleet_report_to_markdown(const FleetReport& report) {
+  std::ostringstream out;
+  out << "# Fleet verification\n\n";
+  out << "- image: `" << report.image << "` (" << report.image_digest << ")\n";
+  out << "- lock sha256: " << report.lock_sha256 << "\n";
+  out << "- reference node: " << report.reference_node << "\n";
+  out << "- outcome: **" << (report.passed() ? "pass" : "fail") << "**, " << summary_line(report)
+      << "\n\n## Matrix\n\n| node | outcome |";
+  for (const auto& check : report.checks) {
+    out << " " << check << " |";
+  }
+  out << "\n| --- | --- |";
+  for (std::size_t i = 0; i < report.checks.size(); ++i) {
+    out << " --- |";
+  }
+  out << "\n";
+  for (const auto& node : report.nodes) {
+    out << "| " << node << " | " << to_string(report.node_outcomes.at(node)) << " |";
+    for (const auto& check : report.checks) {
+      out << " " << matrix_cell(report, node, check) << " |";
+    }
+    out << "\n";
+  }
+  if (!report.failures.empty()) {
+    out << "\n## Failures\n\n| node | check | expected | found | reason |\n| --- | --- | --- | --- "
+           "| --- |\n";
+    for (const auto& f : report.failures) {
+      out << "| " << f.node << " | " << f.check << " | " << cell(f.expected) << " | "
+          << cell(f.found) << " | " << cell(f.reason) << " |\n";
+    }
+  }
+  if (!report.outliers.empty()) {
+    out << "\n## Outliers\n\n| node | check | figure | value | against | compared with |\n"
+        << "| --- | --- | --- | --- | --- | --- |\n";
+    for (const auto& o : report.outliers) {
+      out << "| " << o.node << " | " << o.check << " | " << o.figure << " | " << number(o.value)
+          << " " << o.unit << " | " << number(o.against) << " " << o.unit << " | " << o.source
+          << " |\n";
+    }
+  }
+  if (!report.missing.empty()) {
+    out << "\n## Nodes without a report\n\n| node | reason |\n| --- | --- |\n";
+    for (const auto& m : report.missing) {
+      out << "| " << m.node << " | " << cell(m.reason) << " |\n";
+    }
+  }
+  return out.str();
+}
+
+std::string fleet_report_to_table(const FleetReport& report) {
+  std::size_t width = 4;
+  for (const auto& node : report.nodes) {
+    width = std::max(width, node.size());
+  }
+  std::ostringstream out;
+  out << "      " << std::left << std::setw(static_cast<int>(width)) << "node"
+      << "  problems\n";
+  for (const auto& node : report.nodes) {
+    const NodeOutcome outcome = report.node_outcomes.at(node);
+    std::vector<std::string> problems;
+    for (const auto& f : report.failures) {
+      if (f.node == node) {
+        problems.push_back(failure_words(f));
+      }
+    }
+    for (const auto& o : report.outliers) {
+      if (o.node == node) {
+        problems.push_back(o.check + " " + o.figure + " " + number(o.value) + " " + o.unit + " < " +
+                           number(o.against) + " (" + o.source + ")");
+      }
+    }
+    for (const auto& m : report.missing) {
+      if (m.node == node) {
+        problems.push_back("no report: " + m.reason);
+      }
+    }
+    const char* label = outcome == NodeOutcome::pass   ? "PASS"
+                        : outcome == NodeOutcome::fail ? "FAIL"
+                                                       : "MISS";
+    const std::string text = util::join(problems, "; ");
+    if (text.empty()) {
+      out << label << "  " << node << "\n";
+    } else {
+      out << label << "  " << std::setw(static_cast<int>(width)) << node << "  " << text << "\n";
+    }
+  }
+  out << summary_line(report) << "\n";
+  return out.str();
+}
+
+} // namespace envlock::fleet

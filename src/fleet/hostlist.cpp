@@ -1,0 +1,141 @@
+#include "fleet/hostlist.hpp"
+
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+
+namespace envlock::fleet {
+
+namespace {
+
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), is_digit);
+}
+
+// Splits on commas that are outside brackets; fails on unbalanced brackets.
+Result<std::vector<std::string>> split_top_level(std::string_view list) {
+  std::vector<std::string> parts;
+  std::string current;
+  int depth = 0;
+  for (const char c : list) {
+    if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      --depth;
+    }
+    if (depth < 0 || depth > 1) {
+      return input_error("host list '" + std::string(list) + "': unbalanced '[' and ']'");
+    }
+    if (c == ',' && depth == 0) {
+      parts.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (depth != 0) {
+    return input_error("host list '" + std::string(list) + "': unbalanced '[' and ']'");
+  }
+  parts.push_back(current);
+  return parts;
+}
+
+// "prefix[1-3,7]suffix" into its names.
+Result<std::vector<std::string>> expand_one(const std::string& item, std::string_view list) {
+  const auto open = item.find('[');
+  if (open == std::string::npos) {
+    return std::vector<std::string>{item};
+  }
+  const auto close = item.find(']', open);
+  const std::string prefix = item.substr(0, open);
+  const std::string suffix = item.substr(close + 1);
+  std::vector<std::string> out;
+  for (const auto& range : util::split(item.substr(open + 1, close - open - 1), ',')) {
+    const auto dash = range.find('-');
+    const std::string low = range.substr(0, dash);
+    const std::string high = dash == std::string::npos ? low : range.substr(dash + 1);
+    if (!all_digits(low) || !all_digits(high) || low.size() > 9 || high.size() > 9 ||
+        std::stol(low) > std::stol(high)) {
+      return input_error("host list '" + std::string(list) + "': bad range '" + range + "'");
+    }
+    for (long i = std::stol(low); i <= std::stol(high); ++i) {
+      std::string number = std::to_string(i);
+      if (number.size() < low.size()) {
+        number.insert(0, low.size() - number.size(), '0');
+      }
+      out.push_back(prefix + number + suffix);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+bool node_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (is_digit(a[i]) && is_digit(b[j])) {
+      std::size_t ei = i;
+      std::size_t ej = j;
+      while (ei < a.size() && is_digit(a[ei])) {
+        ++ei;
+      }
+      while (ej < b.size() && is_digit(b[ej])) {
+        ++ej;
+      }
+      std::string_view na = std::string_view(a).substr(i, ei - i);
+      std::string_view nb = std::string_view(b).substr(j, ej - j);
+      na.remove_prefix(std::min(na.find_first_not_of('0'), na.size()));
+      nb.remove_prefix(std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size()) {
+        return na.size() < nb.size();
+      }
+      if (na != nb) {
+        return na < nb;
+      }
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) {
+        return a[i] < b[j];
+      }
+      ++i;
+      ++j;
+    }
+  }
+  if (a.size() - i != b.size() - j) {
+    return a.size() - i < b.size() - j;
+  }
+  return a < b;
+}
+
+void sort_nodes(std::vector<std::string>& nodes) {
+  std::sort(nodes.begin(), nodes.end(), node_less);
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+}
+
+Result<std::vector<std::string>> expand_hostlist(std::string_view list) {
+  ENVLOCK_TRY_ASSIGN(const auto items, split_top_level(util::trim(list)));
+  std::vector<std::string> nodes;
+  for (const auto& item : items) {
+    if (item.empty()) {
+      continue;
+    }
+    ENVLOCK_TRY_ASSIGN(auto names, expand_one(item, list));
+    nodes.insert(nodes.end(), names.begin(), names.end());
+  }
+  if (nodes.empty()) {
+    return input_error("host list '" + std::string(list) + "': no node names");
+  }
+  sort_nodes(nodes);
+  return nodes;
+}
+
+} // namespace envlock::fleet

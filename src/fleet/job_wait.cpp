@@ -1,0 +1,43 @@
+#include "fleet/job_wait.hpp"
+
+#include <chrono>
+#include <thread>
+
+namespace envlock::fleet {
+
+Result<JobState> wait_for_job(const std::string& job_id,
+                              const std::function<std::size_t()>& count_done, std::size_t total,
+                              const Progress& on_progress, int poll_milliseconds) {
+  std::size_t last = 0;
+  if (on_progress) {
+    on_progress(0, total);
+  }
+  while (true) {
+    ENVLOCK_TRY_ASSIGN(JobState state, job_state(job_id));
+    const std::size_t done = count_done();
+    if (done != last && on_progress) {
+      on_progress(done, total);
+    }
+    last = done;
+    if (job_finished(state)) {
+      return state;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(poll_milliseconds));
+  }
+}
+
+std::string slurm_words(const std::string& node, const std::string& job_id, const JobState& job,
+                        const std::map<std::string, NodeState>& states) {
+  std::string words = "job " + job_id + " " + job.state;
+  if (!job.reason.empty() && job.reason != "None") {
+    words += " (" + job.reason + ")";
+  }
+  const auto it = states.find(node);
+  if (it == states.end()) {
+    return words + "; node unknown to Slurm";
+  }
+  words += "; node " + it->second.state;
+  return it->second.reason.empty() ? words : words + " (" + it->second.reason + ")";
+}
+
+} // namespace envlock::fleet

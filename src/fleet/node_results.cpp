@@ -1,0 +1,87 @@
+#include "fleet/node_results.hpp"
+
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/strings.hpp"
+
+#include <charconv>
+#include <system_error>
+
+namespace envlock::fleet {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool present(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
+std::optional<int> read_exit_code(const fs::path& path) {
+  const auto text = util::read_file_limited(path, 64);
+  if (!text) {
+    return std::nullopt;
+  }
+  const std::string_view digits = util::trim(*text);
+  int value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc() || end != digits.data() + digits.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+NodeInput read_node(const fs::path& dir, const std::string& node) {
+  NodeInput input;
+  input.node = node;
+  input.exit_code = read_exit_code(dir / (node + ".rc"));
+  const fs::path json = dir / (node + ".json");
+  if (!present(json)) {
+    input.problem = input.exit_code ? "envlock-verify exited " + std::to_string(*input.exit_code) +
+                                          " without a report"
+                                    : "no report";
+    return input;
+  }
+  auto report = util::read_json_file(json);
+  if (!report) {
+    input.problem = report.error().message;
+    return input;
+  }
+  if (!report->is_object() || report->value("schema", "") != "envlock.report/v1") {
+    input.problem = node + ".json: not an envlock.report/v1";
+    return input;
+  }
+  input.reported = true;
+  input.report = std::move(*report);
+  if (auto host = util::read_json_file(dir / (node + ".host.json")); host && host->is_object()) {
+    input.host = std::move(*host);
+  }
+  return input;
+}
+
+} // namespace
+
+fs::path nodes_dir(const fs::path& results) {
+  return results / "nodes";
+}
+
+std::size_t count_done(const fs::path& results, const std::vector<std::string>& nodes) {
+  std::size_t done = 0;
+  for (const auto& node : nodes) {
+    done += present(nodes_dir(results) / (node + ".rc")) ? 1 : 0;
+  }
+  return done;
+}
+
+std::vector<NodeInput> read_node_results(const fs::path& results,
+                                         const std::vector<std::string>& nodes) {
+  std::vector<NodeInput> out;
+  out.reserve(nodes.size());
+  for (const auto& node : nodes) {
+    out.push_back(read_node(nodes_dir(results), node));
+  }
+  return out;
+}
+
+} // namespace envlock::fleet

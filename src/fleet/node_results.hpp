@@ -1,0 +1,25 @@
+// The per-node files a fleet job leaves in RESULTS/nodes/: NODE.json (the verifier's report),
+// NODE.rc (its exit status) and, when host checks ran, NODE.host.json (`envlock node --check`).
+#pragma once
+
+#include "fleet/fleet_report.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace envlock::fleet {
+
+// RESULTS/nodes
+std::filesystem::path nodes_dir(const std::filesystem::path& results);
+
+// How many of `nodes` have written their exit status (are done).
+std::size_t count_done(const std::filesystem::path& results, const std::vector<std::string>& nodes);
+
+// What each of `nodes` left. A node without a readable envlock.report/v1 is not `reported`, and
+// `problem` says why ("no report", "NODE.json: not an envlock.report/v1", the verifier's exit).
+std::vector<NodeInput> read_node_results(const std::filesystem::path& results,
+                                         const std::vector<std::string>& nodes);
+
+} // namespace envlock::fleet

@@ -1,0 +1,93 @@
+#include "fleet/verify_run.hpp"
+
+#include "fleet/job_wait.hpp"
+#include "fleet/node_results.hpp"
+#include "fleet/slurm.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/sha256.hpp"
+
+#include <system_error>
+
+namespace envlock::fleet {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Status fresh_nodes_dir(const fs::path& results) {
+  std::error_code ec;
+  fs::remove_all(nodes_dir(results), ec);
+  if (!ec) {
+    fs::create_directories(nodes_dir(results), ec);
+  }
+  if (ec) {
+    return env_error(nodes_dir(results).string() + ": " + ec.message());
+  }
+  return {};
+}
+
+Status write_reports(const fs::path& results, const FleetReport& report,
+                     const std::string& job_id) {
+  nlohmann::json json = fleet_report_to_json(report);
+  json["run"] = {{"job_id", job_id}, {"results", results.string()}};
+  ENVLOCK_TRY(util::write_json_file(results / "fleet-report.json", json));
+  return util::write_file_atomic(results / "fleet-report.md", fleet_report_to_markdown(report));
+}
+
+} // namespace
+
+Result<std::string> image_digest(const std::string& image) {
+  if (image.rfind("docker://", 0) == 0) {
+    const auto at = image.find("@sha256:");
+    if (at == std::string::npos) {
+      return input_error("--image: a docker:// image must be pinned by digest (REF@sha256:…): '" +
+                         image + "'");
+    }
+    return image.substr(at + 1);
+  }
+  if (fs::path(image).extension() != ".sqsh") {
+    return input_error("--image: expected IMAGE.sqsh or docker://REF@DIGEST: '" + image + "'");
+  }
+  ENVLOCK_TRY_ASSIGN(const std::string hex, util::sha256_file_hex(image));
+  return "sha256:" + hex;
+}
+
+Result<VerifyOutcome> run_fleet_verify(const VerifyRun& run) {
+  const auto& script = run.script;
+  std::error_code ec;
+  fs::create_directories(script.results, ec);
+  if (ec) {
+    return env_error(script.results.string() + ": " + ec.message());
+  }
+  ENVLOCK_TRY_ASSIGN(const std::string text, render_verify_script(script));
+  ENVLOCK_TRY(fresh_nodes_dir(script.results));
+  ENVLOCK_TRY(util::write_file_atomic(script.script, text, 0755));
+  ENVLOCK_TRY_ASSIGN(const std::string job_id, submit_batch(script.script));
+  if (run.on_submitted) {
+    run.on_submitted(job_id);
+  }
+  ENVLOCK_TRY_ASSIGN(const JobState job,
+                     wait_for_job(
+                         job_id, [&] { return count_done(script.results, script.nodes); },
+                         script.nodes.size(), run.on_progress, run.poll_milliseconds));
+  std::vector<NodeInput> inputs = read_node_results(script.results, script.nodes);
+  const auto states = node_states().value_or({});
+  for (auto& input : inputs) {
+    if (!input.reported) {
+      input.problem = input.problem + "; " + slurm_words(input.node, job_id, job, states);
+    }
+  }
+  VerifyOutcome outcome{aggregate(std::move(inputs), run.aggregate), job_id};
+  ENVLOCK_TRY(write_reports(script.results, outcome.report, job_id));
+  return outcome;
+}
+
+Result<FleetReport> refold_results(const VerifyRun& run) {
+  FleetReport report =
+      aggregate(read_node_results(run.script.results, run.script.nodes), run.aggregate);
+  ENVLOCK_TRY(write_reports(run.script.results, report, ""));
+  return report;
+}
+
+} // namespace envlock::fleet

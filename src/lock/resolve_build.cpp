@@ -1,0 +1,46 @@
+#include "lock/resolve.hpp"
+
+#include "util/sha256.hpp"
+
+namespace envlock::lock {
+
+namespace {
+
+bool is_inside(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || path.empty()) {
+    return false;
+  }
+  for (const auto& part : p.lexically_normal()) {
+    if (part == "..") {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest) {
+  const auto build = manifest.extra.find("build");
+  if (build == manifest.extra.end() || !build->contains("context")) {
+    return nlohmann::json();
+  }
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& item : build->at("context")) {
+    const std::string path = item.get<std::string>();
+    if (!is_inside(path)) {
+      return input_error("build.context: '" + path +
+                         "' must be a relative path inside the manifest's folder");
+    }
+    const std::string normal = std::filesystem::path(path).lexically_normal().generic_string();
+    auto hash = util::sha256_file_hex(manifest.dir / normal);
+    if (!hash) {
+      return input_error("build.context: cannot read " + normal);
+    }
+    files.push_back({{"path", normal}, {"sha256", *hash}});
+  }
+  return files;
+}
+
+} // namespace envlock::lock

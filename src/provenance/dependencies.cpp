@@ -1,0 +1,93 @@
+// predicate.buildDefinition.resolvedDependencies: every input of the build, pinned by digest.
+// Names follow the lock's field names for pinned references and file names for files.
+#include "git/location.hpp"
+#include "provenance/statement.hpp"
+#include "util/base64.hpp"
+#include "util/json.hpp"
+
+#include <filesystem>
+
+namespace envlock::provenance {
+
+using nlohmann::json;
+
+namespace {
+
+void add_base_image(const lock::ImagePin& base, json& out) {
+  const std::string by_tag =
+      base.tag.empty() ? base.name + "@" + base.digest : base.name + ":" + base.tag;
+  json index = {{"name", "base_image"},
+                {"uri", "docker://" + by_tag},
+                {"digest", digest_set(base.digest)},
+                {"annotations", {{"reference", base.reference}, {"platform", base.platform}}}};
+  if (!base.media_type.empty()) {
+    index["mediaType"] = base.media_type;
+  }
+  out.push_back(std::move(index));
+  if (!base.platform_digest.empty() && base.platform_digest != base.digest) {
+    out.push_back({{"name", "base_image.platform_digest"},
+                   {"uri", "docker://" + base.name + "@" + base.digest},
+                   {"digest", digest_set(base.platform_digest)},
+                   {"annotations", {{"platform", base.platform}}}});
+  }
+}
+
+void add_sources(const std::map<std::string, lock::GitPin>& sources, json& out) {
+  for (const auto& [name, pin] : sources) {
+    const std::string location = git::redact_location(pin.git);
+    json source = {{"name", "sources." + name},
+                   {"digest", {{"gitCommit", pin.commit}}},
+                   {"annotations", {{"git", location}, {"ref", pin.ref}}}};
+    if (git::classify_location(pin.git) == git::LocationKind::remote_url &&
+        location.find("://") != std::string::npos) {
+      source["uri"] = "git+" + location + "@" + pin.ref;
+    }
+    out.push_back(std::move(source));
+  }
+}
+
+// The lock's `recipe` section, when it has one: its sha256 as the digest when it records one,
+// else the section itself as the content; the whole section as annotations.
+void add_recipe(const json& extra, json& out) {
+  const auto found = extra.find("recipe");
+  if (found == extra.end() || !found->is_object()) {
+    return;
+  }
+  json recipe = {{"name", "recipe"}, {"annotations", *found}};
+  const auto sha = found->find("sha256");
+  if (sha != found->end() && sha->is_string()) {
+    recipe["digest"] = {{"sha256", sha->get<std::string>()}};
+  } else {
+    recipe["content"] = util::base64_encode(util::canonical_json(*found));
+  }
+  out.push_back(std::move(recipe));
+}
+
+json file(const std::string& name, const std::string& sha256) {
+  return {{"name", name}, {"digest", {{"sha256", sha256}}}};
+}
+
+// `name` under the project folder, without "./".
+std::string in_project(const std::string& project, const std::string& name) {
+  const std::string path =
+      (std::filesystem::path(project) / name).lexically_normal().generic_string();
+  return path.rfind("./", 0) == 0 ? path.substr(2) : path;
+}
+
+} // namespace
+
+json resolved_dependencies(const ProvenanceInputs& inputs) {
+  const lock::Lock& lock = inputs.lock;
+  json out = json::array();
+  add_base_image(lock.base_image, out);
+  add_sources(lock.sources, out);
+  add_recipe(lock.extra, out);
+  out.push_back(file(lock.python.uv_lock.path, lock.python.uv_lock.sha256));
+  out.push_back(
+      file(in_project(lock.python.project, "pyproject.toml"), lock.python.pyproject_sha256));
+  out.push_back(file("Dockerfile", inputs.build.dockerfile_sha256));
+  out.push_back(file("context.tar", inputs.build.context_sha256));
+  return out;
+}
+
+} // namespace envlock::provenance

@@ -1,0 +1,36 @@
+#include "provenance/key_files.hpp"
+
+#include "provenance/keys.hpp"
+#include "util/fs.hpp"
+
+#include <system_error>
+
+namespace envlock::provenance {
+
+namespace fs = std::filesystem;
+
+fs::path public_key_path(const fs::path& key_path) {
+  fs::path pub = key_path;
+  pub += ".pub";
+  return pub;
+}
+
+Result<std::string> write_key_pair(const fs::path& key_path, Overwrite overwrite) {
+  const fs::path pub_path = public_key_path(key_path);
+  if (overwrite == Overwrite::refuse) {
+    for (const fs::path& path : {key_path, pub_path}) {
+      std::error_code ec;
+      if (fs::symlink_status(path, ec).type() != fs::file_type::not_found) {
+        return input_error(path.string() + ": already exists; pass --force to replace it");
+      }
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const Key key, generate_key());
+  ENVLOCK_TRY_ASSIGN(const std::string private_pem, private_key_pem(key));
+  ENVLOCK_TRY_ASSIGN(const std::string public_pem, public_key_pem(key));
+  ENVLOCK_TRY(util::write_file_atomic(key_path, private_pem, 0600));
+  ENVLOCK_TRY(util::write_file_atomic(pub_path, public_pem, 0644));
+  return key.key_id();
+}
+
+} // namespace envlock::provenance

@@ -1,0 +1,14 @@
+// The resume check's command-line options, added to the verifier's.
+#pragma once
+
+#include "verify/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace envlock::verify {
+
+// Adds --data, --gpus, --train-cmd, --loss-pattern, --resume-script, --python, --work-dir and
+// --resume-args, storing them in `options` (which must outlive parsing).
+void add_resume_options(CLI::App& app, ResumeOptions& options);
+
+} // namespace envlock::verify

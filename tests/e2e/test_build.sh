@@ -1,0 +1,131 @@
+# envlock context and envlock build: a real lock (docker-registry on loopback, a git repository),
+# the context tar checked against `git archive` and for reproducibility, then two buildah builds
+# from the same lock, pushed to the registry: the digest in build-result.json must equal skopeo's,
+# and both builds must give the same image digest and context sha256. Also the errors, word for
+# word, and `envlock lint` on an upstream-style recipe with planted problems.
+. "$REPO/tests/e2e/lib.sh"
+reg_need
+need_tools git tar sha256sum cmp
+
+TEMPLATE=$REPO/tests/data/build/tiny.mustache
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$@"; }
+
+reg_start_plain || skip "docker-registry did not start"
+reg_make_image base amd64 >/dev/null && reg_push base "$REG_PLAIN/demo/base:v1" ||
+  skip "could not build and push the base image with umoci and skopeo"
+mkdir -p proj
+cp "$REPO"/examples/demo/{envlock.yaml,pyproject.toml,uv.lock} proj/
+sed -i "s/127\.0\.0\.1:5000/$REG_PLAIN/g; s/ref: core_v0.0.1/ref: v2/" proj/envlock.yaml
+printf 'enroot:\n  source_date_epoch: 1700000000\n' >> proj/envlock.yaml
+git_make_repo proj/megatron-lm
+mkdir -p proj/megatron-lm/tools
+printf '#!/bin/sh\necho hi\n' > proj/megatron-lm/tools/run.sh && chmod 0755 proj/megatron-lm/tools/run.sh
+ln -s ../README.md proj/megatron-lm/tools/readme
+git_env git -C proj/megatron-lm add -A && git_env git -C proj/megatron-lm commit -q -m tools &&
+  git_env git -C proj/megatron-lm tag -f v2 >/dev/null
+COMMIT=$(git_commit_id proj/megatron-lm v2)
+cd proj
+run_cmd l "$ENVLOCK" lock --insecure-registry "$REG_PLAIN"
+check_eq "$l_rc" 0 "lock: exit 0 ($l_err)"
+
+# ---- envlock context: deterministic, sorted, owned by 0:0, the lock's mtime, git's tree
+run_cmd c1 "$ENVLOCK" context --template "$TEMPLATE" -o ctx1.tar
+check_eq "$c1_rc" 0 "context: exit 0 ($c1_err)"
+"$ENVLOCK" context --template "$TEMPLATE" -o ctx2.tar >/dev/null
+cmp -s ctx1.tar ctx2.tar && ok "context: twice, identical bytes" || fail "context: twice, identical bytes" "differ"
+CTX_SHA=$(sha256sum ctx1.tar | cut -d' ' -f1)
+check_eq "${c1_out%%  *}" "$CTX_SHA" "context: prints the tar's sha256"
+listing=$(tar -tvf ctx1.tar --numeric-owner)
+check_eq "$(tar -tf ctx1.tar | head -3 | tr '\n' ' ')" "Dockerfile megatron-lm/ megatron-lm/README.md " \
+  "context: entries sorted, Dockerfile first"
+check_eq "$(tar -tf ctx1.tar | LC_ALL=C sort -c && echo sorted)" "sorted" "context: entries in byte order"
+check_eq "$(awk '{print $2}' <<<"$listing" | sort -u)" "0/0" "context: every entry owned by 0/0"
+check_eq "$(TZ=UTC awk '{print $4" "$5}' <<<"$listing" | sort -u)" "2023-11-14 22:13" \
+  "context: every mtime is source_date_epoch"
+check_contains "$listing" "-rwxr-xr-x 0/0              18 2023-11-14 22:13 megatron-lm/tools/run.sh" \
+  "context: executable keeps 0755"
+check_contains "$listing" "lrwxrwxrwx 0/0               0 2023-11-14 22:13 megatron-lm/tools/readme -> ../README.md" \
+  "context: symlink"
+mkdir -p x/ctx x/git
+tar -xf ctx1.tar -C x/ctx && git -C megatron-lm archive "$COMMIT" | tar -x -C x/git
+diff -r x/ctx/megatron-lm x/git >/dev/null && ok "context: megatron-lm/ equals git archive of the commit" ||
+  fail "context: megatron-lm/ equals git archive of the commit" "$(diff -r x/ctx/megatron-lm x/git | head -5)"
+cmp -s x/ctx/python/uv.lock uv.lock && ok "context: python/uv.lock" || fail "context: python/uv.lock" "differs"
+"$ENVLOCK" render --template "$TEMPLATE" -o rendered.Dockerfile
+cmp -s x/ctx/Dockerfile rendered.Dockerfile && ok "context: Dockerfile is what render writes" ||
+  fail "context: Dockerfile is what render writes" "differs"
+echo "changed" >> uv.lock
+run_cmd e "$ENVLOCK" context --template "$TEMPLATE" -o ctx3.tar
+check_eq "$e_rc" 1 "context: changed uv.lock: exit 1"
+check_contains "$e_err" "envlock: error: uv.lock has changed since it was locked (sha256 " \
+  "context: changed uv.lock: message"
+[ ! -e ctx3.tar ] && ok "context: nothing written on error" || fail "context: nothing written on error" "ctx3.tar exists"
+cp x/ctx/python/uv.lock uv.lock
+
+# ---- envlock build: buildah, pushed; twice from the same lock
+IMAGE=$REG_PLAIN/demo/envlock-demo
+run_cmd b1 "$ENVLOCK" build --template "$TEMPLATE" --push --insecure-registry "$REG_PLAIN" --result r1/build-result.json
+check_eq "$b1_rc" 0 "build: exit 0 ($(tail -5 <<<"$b1_err"))"
+check_contains "$b1_err" "STEP" "build: the log is streamed to the terminal"
+check_file r1/build-result.json "build: build-result.json written"
+check_file r1/build.log "build: build.log beside it"
+SKOPEO=$(reg_digest "$IMAGE:v1")
+check_eq "$(json r1/build-result.json '["image"]["digest"]')" "$SKOPEO" "build: digest == skopeo inspect"
+check_eq "$(json r1/build-result.json '["image"]["reference"]')" "$IMAGE@$SKOPEO" "build: reference"
+check_eq "$(json r1/build-result.json '["context_sha256"]')" "$CTX_SHA" "build: context_sha256 == envlock context"
+check_eq "$(json r1/build-result.json '["log"]["sha256"]')" "$(sha256sum r1/build.log | cut -d' ' -f1)" "build: log sha256"
+check_eq "$(json r1/build-result.json '["lock_sha256"]')" "$(sha256sum envlock.lock.json | cut -d' ' -f1)" "build: lock sha256"
+check_eq "$(json r1/build-result.json '["dockerfile_sha256"]')" "$(sha256sum rendered.Dockerfile | cut -d' ' -f1)" "build: dockerfile sha256"
+check_eq "$(json r1/build-result.json '["builder"]["version"]')" "$(buildah --version | awk '{print $3}')" "build: builder version"
+check_eq "$(json r1/build-result.json '["schema"]') $(json r1/build-result.json '["pushed"]') $(json r1/build-result.json '["source_date_epoch"]')" \
+  "envlock.build-result/v1 True 1700000000" "build: schema, pushed, source_date_epoch"
+check_eq "$(json r1/build-result.json '["build_args"]')" "{'UV_PROJECT_ENVIRONMENT': '/opt/venv'}" "build: build_args"
+check_contains "$(json r1/build-result.json '["started_at"]')" "T" "build: started_at"
+check_eq "$(skopeo inspect --tls-verify=false --format '{{index .Labels "org.opencontainers.image.revision"}}' "docker://$IMAGE@$SKOPEO")" \
+  "$COMMIT" "build: the image carries the commit label"
+run_cmd b2 "$ENVLOCK" build -q --template "$TEMPLATE" --push --insecure-registry "$REG_PLAIN" --result r2/build-result.json
+check_eq "$b2_rc" 0 "second build: exit 0 ($b2_err)"
+check_eq "$(json r2/build-result.json '["image"]["digest"]')" "$SKOPEO" "second build: same image digest"
+check_eq "$(json r2/build-result.json '["context_sha256"]')" "$CTX_SHA" "second build: same context sha256"
+check_eq "$b2_err" "" "-q: no log on the terminal"
+
+# ---- build errors, word for word
+run_cmd m env PATH=/nonexistent "$ENVLOCK" build --template "$TEMPLATE"
+check_eq "$m_rc" 3 "missing builder: exit 3"
+check_eq "$m_err" "envlock: error: buildah: not found in PATH; install buildah, or choose another builder with --builder buildah|docker|podman" \
+  "missing builder: message"
+run_cmd u "$ENVLOCK" build --builder kaniko
+check_eq "$u_rc:$u_err" "2:envlock: error: unknown builder 'kaniko'; expected buildah, docker or podman" "unknown builder"
+sed 's/^RUN echo .*/RUN false/' "$TEMPLATE" > failing.mustache
+run_cmd f "$ENVLOCK" build -q --template failing.mustache --insecure-registry "$REG_PLAIN" --result r3/build-result.json
+check_eq "$f_rc" 3 "failing build: exit 3"
+check_eq "$f_err" "envlock: error: buildah build failed (exit 1); the log is in $PWD/r3/build.log" "failing build: message"
+check_file r3/build.log "failing build: the log is kept"
+[ ! -e r3/build-result.json ] && ok "failing build: no result" || fail "failing build: no result" "written"
+
+# ---- build.context: locked with its sha256, in the context under files/, drift named
+mkdir -p conf && echo "lr: 1" > conf/train.yaml
+sed -i 's/^build:$/build:\n  context: [conf\/train.yaml]/' envlock.yaml
+run_cmd l2 "$ENVLOCK" lock --insecure-registry "$REG_PLAIN"
+check_eq "$l2_rc" 0 "build.context: lock exit 0 ($l2_err)"
+check_eq "$(json envlock.lock.json '["context"]')" \
+  "[{'path': 'conf/train.yaml', 'sha256': '$(sha256sum conf/train.yaml | cut -d' ' -f1)'}]" \
+  "build.context: recorded in the lock"
+"$ENVLOCK" context --template "$TEMPLATE" -o ctx4.tar >/dev/null
+check_eq "$(tar -xOf ctx4.tar files/conf/train.yaml)" "lr: 1" "build.context: files/conf/train.yaml in the tar"
+echo "lr: 2" > conf/train.yaml
+run_cmd k "$ENVLOCK" lock --check
+check_eq "$k_rc" 1 "build.context: changed file: lock --check exit 1"
+check_contains "$k_out" "drift: build.context[conf/train.yaml].sha256: lock has " "build.context: drift named"
+
+# ---- envlock lint: an upstream-style recipe with planted problems; render's output passes
+cp "$REPO/tests/data/build/lint/Dockerfile.ci.dev" .
+run_cmd li "$ENVLOCK" lint Dockerfile.ci.dev
+check_eq "$li_rc" 1 "lint: planted problems: exit 1"
+check_eq "$li_out" "$(cat "$REPO/tests/data/build/lint/lint.expected")" "lint: each planted problem, with its line"
+"$ENVLOCK" render -o default.Dockerfile
+run_cmd lr "$ENVLOCK" lint default.Dockerfile
+check_eq "$lr_rc:$lr_out" "0:default.Dockerfile: 0 errors, 0 warnings" "lint: envlock render's Dockerfile passes"
+run_cmd ln "$ENVLOCK" lint missing.Dockerfile
+check_eq "$ln_rc" 2 "lint: missing file: exit 2"
+finish

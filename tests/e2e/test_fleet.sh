@@ -1,0 +1,137 @@
+# envlock fleet on a real four-node Slurm cluster on this host (lib/slurm.sh): verify in
+# --no-container mode with node3 made to fail (its node-local image tree has another torch), the
+# fleet report (JSON, Markdown, table) and its determinism, the batch script submitted by hand,
+# the drain list (drained, then resumed after a passing pass), distribute with sbcast catching a
+# corrupted copy, and a roll-out that stops at the failing batch and resumes.
+. "$REPO/tests/e2e/lib.sh"
+need_tools python3 sha256sum mksquashfs
+[ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
+[ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
+DATA=$REPO/tests/data/verify
+LOCK=$DATA/lock.json
+slurm_start
+ok "slurm cluster: 4 idle nodes"
+
+# The JSON report without its volatile "run" object.
+no_run() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("run", None)
+print(json.dumps(d, indent=2, sort_keys=True))' "$1"; }
+jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+TORCH_PY=usr/local/lib/python3.12/dist-packages/torch/version.py
+
+# ---- node-local image trees; node3's torch is another version
+bash "$DATA/make_rootfs.sh" root
+[ -f "root/$TORCH_PY" ] || { fail "fixture" "no root/$TORCH_PY"; finish; }
+for n in 1 2 3 4; do cp -a root "$WORK/slurm/local-node$n/root"; done
+sed -i 's/2\.13\.0a0+8145d630e8/2.12.0/' "$WORK/slurm/local-node3/root/$TORCH_PY"
+mksquashfs root image.sqsh -mkfs-time 0 -all-time 0 -all-root -quiet -no-progress >/dev/null
+IMAGE_DIGEST=sha256:$(sha256sum image.sqsh | cut -d' ' -f1)
+FV=("$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' --no-container
+  --verifier "$ENVLOCK_VERIFY" --verifier-arg="--root=$SLURM_LOCAL/root")
+
+# ---- --script-only writes the batch script and submits nothing
+run_cmd s "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' \
+  --results container --script-only --account ml --qos acceptance --time 00:10:00
+check_eq "$s_rc" 0 "--script-only exits 0"
+script=$(cat container/fleet-verify.sbatch)
+check_contains "$script" "--container-image='$WORK/image.sqsh'" "container mode: pyxis image is the .sqsh path"
+check_contains "$script" "#SBATCH --nodelist=node1,node2,node3,node4" "nodelist in the script"
+check_contains "$script" "#SBATCH --account=ml" "--account passes through"
+check_eq "$(ls container/nodes 2>/dev/null | wc -l)" 0 "--script-only ran nothing"
+
+# ---- verify: node3 fails
+run_cmd v "${FV[@]}" --results r1
+check_eq "$v_rc" 1 "fleet verify with a failing node exits 1"
+check_contains "$v_err" "nodes done 4/4" "progress: nodes done"
+check_contains "$v_out" "FAIL  node3  torch.version (expected 2.13.0a0+8145d630e8, found 2.12.0)" "table names node3's failure and values"
+check_contains "$v_out" "PASS  node1" "node1 passes"
+check_contains "$v_out" "3 passed, 1 failed, 0 missing of 4 nodes" "summary line"
+check_eq "$(ls r1/nodes/*.json | wc -l)" 4 "four node reports"
+check_eq "$(jq_py r1/fleet-report.json 'd["outcome"], d["summary"]["failed"], d["image_digest"]')" \
+  "fail 1 $IMAGE_DIGEST" "fleet-report.json: outcome, failed count, image digest"
+check_eq "$(jq_py r1/fleet-report.json '[f["node"]+":"+f["check"] for f in d["failures"]]')" \
+  "['node3:torch.version']" "failures list node3 only"
+check_eq "$(jq_py r1/fleet-report.json 'd["nodes"][2]["checks"]["torch.version"], d["nodes"][0]["checks"]["torch.version"]')" \
+  "fail pass" "matrix: node3 fail, node1 pass"
+check_contains "$(cat r1/fleet-report.md)" "| node3 | torch.version | 2.13.0a0+8145d630e8 | 2.12.0 |" "Markdown failure row"
+
+# ---- the same run gives the same report
+run_cmd v2 "${FV[@]}" --results r2
+check_eq "$(no_run r2/fleet-report.json)" "$(no_run r1/fleet-report.json)" "fleet-report.json is deterministic (run removed)"
+check_eq "$(cat r2/fleet-report.md)" "$(cat r1/fleet-report.md)" "fleet-report.md is deterministic"
+
+# ---- the batch script can be submitted by hand
+rm -f r1/nodes/*
+sbatch --wait r1/fleet-verify.sbatch >/dev/null 2>&1
+check_eq "$(ls r1/nodes/*.rc | wc -l)" 4 "hand-submitted script: every node wrote its exit status"
+check_eq "$(cat r1/nodes/node3.rc) $(cat r1/nodes/node1.rc)" "1 0" "hand-submitted script: node3 exit 1, node1 exit 0"
+
+# ---- drain-list: drain node3; after repair and a passing pass, resume it
+run_cmd d "$ENVLOCK" fleet drain-list --results r2
+check_eq "$d_rc" 0 "drain-list exits 0"
+check_eq "$d_out" 'scontrol update nodename=node3 state=drain reason="envlock: torch.version failed"' "drain-list prints node3's drain line only"
+run_cmd d "$ENVLOCK" fleet drain-list --results r2 --apply
+check_eq "$(sinfo -h -N -n node3 -o '%T|%E')" "drained|envlock: torch.version failed" "--apply drained node3 with the reason"
+run_cmd d "$ENVLOCK" fleet drain-list --results r2
+check_eq "$d_out" "" "an already drained node is not drained again"
+cp "$WORK/slurm/local-node1/root/$TORCH_PY" "$WORK/slurm/local-node3/root/$TORCH_PY"
+# A drained node runs no Slurm job: the repaired node's pass is run on it directly (as a
+# technician would), and --report-only folds the results folder again.
+"$ENVLOCK_VERIFY" --lock "$LOCK" --root "$WORK/slurm/local-node3/root" --json r2/nodes/node3.json >/dev/null
+echo $? > r2/nodes/node3.rc
+run_cmd v "${FV[@]}" --results r2 --report-only
+check_eq "$v_rc" 0 "--report-only: all four pass after the repair"
+run_cmd d "$ENVLOCK" fleet drain-list --results r2 --apply
+check_eq "$d_out" "scontrol update nodename=node3 state=resume" "drain-list resumes the repaired node"
+node3_idle() { [ "$(sinfo -h -N -n node3 -o '%T')" = idle ]; }
+wait_until 100 node3_idle
+check_eq "$(sinfo -h -N -n node3 -o '%T')" "idle" "node3 is back in service"
+
+# ---- distribute: sbcast to every node's local storage, sha256 checked on each node
+python3 -c 'import json,sys; json.dump({"schema":"envlock.squashfs-result/v1","sqsh":{"file":"image.sqsh","sha256":sys.argv[1],"size":0}}, open("squashfs-result.json","w"))' \
+  "${IMAGE_DIGEST#sha256:}"
+run_cmd c "$ENVLOCK" fleet distribute image.sqsh --result squashfs-result.json \
+  --dest "$SLURM_LOCAL/image.sqsh" --nodes 'node[1-4]' --results dist
+check_eq "$c_rc" 0 "distribute to four nodes exits 0"
+check_contains "$c_out" "4 of 4 nodes hold $SLURM_LOCAL/image.sqsh with sha256 ${IMAGE_DIGEST#sha256:}" "distribute summary"
+check_eq "$(sha256sum "$WORK/slurm/local-node4/image.sqsh" | cut -d' ' -f1)" "${IMAGE_DIGEST#sha256:}" "node4's local copy is the image"
+printf 'X' | dd of="$WORK/slurm/local-node2/image.sqsh" bs=1 seek=100 conv=notrunc 2>/dev/null
+run_cmd c "$ENVLOCK" fleet distribute image.sqsh --result squashfs-result.json \
+  --dest "$SLURM_LOCAL/image.sqsh" --nodes 'node[1-4]' --results dist --check-only
+check_eq "$c_rc" 1 "a corrupted copy fails (exit 1)"
+check_contains "$c_out" "FAIL  node2  sha256 " "the corrupted node is named"
+check_eq "$(jq_py dist/distribute-report.json '[n["node"] for n in d["nodes"] if n["outcome"]!="pass"]')" "['node2']" "distribute-report.json lists node2"
+run_cmd d "$ENVLOCK" fleet drain-list --results dist
+check_eq "$d_out" 'scontrol update nodename=node2 state=drain reason="envlock: image copy differs"' "the corrupted copy is on the drain list"
+run_cmd b "$ENVLOCK" fleet distribute image.sqsh --result squashfs-result.json --dest relative.sqsh --nodes node1
+check_eq "$b_rc:$b_err" "2:envlock: error: --dest: must be an absolute path on the nodes: 'relative.sqsh'" "relative --dest is refused"
+
+# ---- rollout: batches 1,1,2; node4 fails in batch 3; resumed after the repair
+sed -i 's/2\.13\.0a0+8145d630e8/2.12.0/' "$WORK/slurm/local-node4/root/$TORCH_PY"
+RO=("$ENVLOCK" fleet rollout --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' --no-container
+  --verifier "$ENVLOCK_VERIFY" --verifier-arg="--root=$SLURM_LOCAL/root" --batches 1,1,2
+  --state state.json --results ro)
+run_cmd r "${RO[@]}"
+check_eq "$r_rc" 1 "rollout stops with exit 1 at the failing batch"
+check_contains "$r_out" "batch 3/3: node3,node4" "third batch is node3,node4"
+check_contains "$r_out" "roll-out stopped at batch 3/3" "stopped at batch 3"
+check_eq "$(jq_py state.json 'd["status"], d["next_batch"], d["nodes"]["node2"]["status"], d["nodes"]["node4"]["status"]')" \
+  "stopped 3 passed failed" "state file: stopped, next batch 3, node2 passed, node4 failed"
+check_eq "$(jq_py state.json 'd["nodes"]["node1"]["image_digest"]')" "$IMAGE_DIGEST" "state records the image digest node1 passed with"
+cp "$WORK/slurm/local-node1/root/$TORCH_PY" "$WORK/slurm/local-node4/root/$TORCH_PY"
+before=$(stat -c %Y ro/batch-1/fleet-report.json)
+run_cmd r "${RO[@]}"
+check_eq "$r_rc" 0 "resumed rollout finishes (exit 0)"
+check_contains "$r_err" "resuming the roll-out in state.json at batch 3/3" "resumes at batch 3"
+check_contains "$r_out" "batch 1/3: node1 passed earlier with $IMAGE_DIGEST" "batch 1 not run again"
+check_eq "$(stat -c %Y ro/batch-1/fleet-report.json)" "$before" "batch 1's results untouched"
+check_eq "$(jq_py state.json 'd["status"], sorted(n["status"] for n in d["nodes"].values())')" \
+  "done ['passed', 'passed', 'passed', 'passed']" "state: done, all passed"
+
+# ---- usage errors
+run_cmd u "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh
+check_eq "$u_rc:$u_err" "2:envlock: error: give the nodes: --nodes LIST or --partition P" "nodes are required"
+run_cmd u "$ENVLOCK" fleet verify --lock "$LOCK" --image docker://registry.example.invalid/a/b:latest --nodes node1
+check_eq "$u_rc:$u_err" "2:envlock: error: --image: a docker:// image must be pinned by digest (REF@sha256:…): 'docker://registry.example.invalid/a/b:latest'" "unpinned docker image refused"
+run_cmd u "$ENVLOCK" fleet rollout --lock "$LOCK" --image image.sqsh --nodes node1 --batches 1,0
+check_eq "$u_rc:$u_err" "2:envlock: error: --batches: expected positive numbers separated by commas, e.g. 1,8,64: '1,0'" "bad --batches refused"
+finish

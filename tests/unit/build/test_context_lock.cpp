@@ -1,0 +1,65 @@
+#include "../testutil.hpp"
+#include "lock/resolve.hpp"
+#include "manifest/manifest.hpp"
+#include "util/fs.hpp"
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace envlock;
+
+namespace {
+
+// The demo manifest with `context:` added to its build section, parsed from `dir`.
+Result<manifest::Manifest> demo_with_context(const util::TempDir& dir, const std::string& list) {
+  auto text =
+      util::read_file(std::filesystem::path(ENVLOCK_SOURCE_DIR) / "examples/demo/envlock.yaml");
+  REQUIRE(text.has_value());
+  const std::string changed =
+      util::replace_all(*text, "build:\n  args:", "build:\n  context: " + list + "\n  args:");
+  return manifest::parse_manifest(changed, dir.path() / "envlock.yaml");
+}
+
+} // namespace
+
+TEST_SUITE_BEGIN("context");
+
+TEST_CASE("lock: build.context files are recorded with their sha256, in order") {
+  const util::TempDir dir;
+  test::write_text(dir.path() / "conf/b.yaml", "b\n");
+  test::write_text(dir.path() / "a.txt", "a\n");
+  auto manifest = demo_with_context(dir, "[conf/./b.yaml, a.txt]");
+  REQUIRE_MESSAGE(manifest.has_value(), (manifest ? "" : manifest.error().message));
+  auto files = lock::hash_context_files(*manifest);
+  REQUIRE(files.has_value());
+  CHECK(*files ==
+        nlohmann::json::array({{{"path", "conf/b.yaml"}, {"sha256", util::sha256_hex("b\n")}},
+                               {{"path", "a.txt"}, {"sha256", util::sha256_hex("a\n")}}}));
+}
+
+TEST_CASE("lock: build.context outside the manifest's folder or missing is refused") {
+  const util::TempDir dir;
+  auto outside = demo_with_context(dir, "[../secret]");
+  REQUIRE(outside.has_value());
+  auto error = lock::hash_context_files(*outside);
+  REQUIRE(!error.has_value());
+  CHECK(error.error().message ==
+        "build.context: '../secret' must be a relative path inside the manifest's folder");
+  auto missing = demo_with_context(dir, "[nothing.txt]");
+  REQUIRE(missing.has_value());
+  CHECK(lock::hash_context_files(*missing).error().message ==
+        "build.context: cannot read nothing.txt");
+}
+
+TEST_CASE("lock: no build.context, nothing recorded") {
+  const util::TempDir dir;
+  auto text =
+      util::read_file(std::filesystem::path(ENVLOCK_SOURCE_DIR) / "examples/demo/envlock.yaml");
+  REQUIRE(text.has_value());
+  auto manifest = manifest::parse_manifest(*text, dir.path() / "envlock.yaml");
+  REQUIRE(manifest.has_value());
+  CHECK(lock::hash_context_files(*manifest)->is_null());
+}
+
+TEST_SUITE_END();

@@ -1,0 +1,113 @@
+#include "../testutil.hpp"
+#include "build/dockerfile_parse.hpp"
+#include "build/lint.hpp"
+#include "build/render.hpp"
+#include "util/fs.hpp"
+#include "util/strings.hpp"
+
+#include <doctest/doctest.h>
+#include <string>
+#include <vector>
+
+using namespace envlock;
+
+namespace {
+
+std::vector<std::string> lines_of(std::string_view text, std::string_view file = "Dockerfile") {
+  std::vector<std::string> out;
+  for (const auto& finding : build::lint_dockerfile(text)) {
+    out.push_back(build::format_finding(file, finding));
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_SUITE_BEGIN("lint");
+
+TEST_CASE("the upstream-style recipe: every planted problem, word for word, with its line") {
+  const auto text = util::read_file(test::data_path("build/lint/Dockerfile.ci.dev"));
+  const auto expected = util::read_file(test::data_path("build/lint/lint.expected"));
+  REQUIRE(text.has_value());
+  REQUIRE(expected.has_value());
+  auto want = util::split(*expected, '\n');
+  want.pop_back(); // the trailing newline
+  want.pop_back(); // the summary line, printed by the command
+  CHECK(util::join(lines_of(*text, "Dockerfile.ci.dev"), "\n") == util::join(want, "\n"));
+}
+
+TEST_CASE("what envlock render writes passes") {
+  build::RenderRequest request;
+  request.lock_path = test::data_path("render/good_lock.json");
+  for (const auto verifier : {build::Verifier::omit, build::Verifier::include}) {
+    request.verifier = verifier;
+    const auto dockerfile = build::render_file(request);
+    REQUIRE(dockerfile.has_value());
+    CHECK(lines_of(*dockerfile).empty());
+  }
+}
+
+TEST_CASE("FROM: a digest passes, a stage name and scratch pass, a tag does not") {
+  const std::string digest = "@sha256:" + std::string(64, 'a');
+  CHECK(lines_of("FROM r.example.invalid/a" + digest + " AS base\nFROM base\nFROM scratch\n")
+            .empty());
+  CHECK(lines_of("FROM --platform=linux/amd64 python:3.12\n") ==
+        std::vector<std::string>{"Dockerfile:1: error: FROM python:3.12 is not pinned by digest "
+                                 "(write NAME@sha256:DIGEST)"});
+  CHECK(lines_of("ARG IMG=r.example.invalid/a" + digest + "\nFROM ${IMG}\n").empty());
+}
+
+TEST_CASE("downloads: a sha256sum -c in the same RUN passes") {
+  CHECK(lines_of("RUN curl -fsSLo /tmp/x https://f.example.invalid/x \\\n"
+                 " && echo \"abc  /tmp/x\" | sha256sum -c -\n")
+            .empty());
+  CHECK(lines_of("RUN curl -fsSLo /tmp/x https://f.example.invalid/x\n"
+                 "RUN echo \"abc  /tmp/x\" | sha256sum -c -\n") ==
+        std::vector<std::string>{"Dockerfile:1: error: curl https://f.example.invalid/x downloads "
+                                 "without a checksum check (add sha256sum -c in the same RUN)"});
+}
+
+TEST_CASE("uv: --locked, --frozen, ENV UV_LOCKED=1 and an inline UV_FROZEN=1 pass") {
+  CHECK(lines_of("RUN uv sync --frozen\nRUN UV_FROZEN=1 uv sync\n").empty());
+  CHECK(lines_of("ENV UV_LOCKED=1\nRUN uv sync && uv pip install x\n").empty());
+  CHECK(lines_of("FROM scratch AS a\nENV UV_LOCKED=1\nFROM scratch AS b\nRUN uv sync\n") ==
+        std::vector<std::string>{"Dockerfile:4: error: uv sync without --locked or --frozen may "
+                                 "resolve again and rewrite uv.lock"});
+}
+
+TEST_CASE("pip: pinned names, paths, URLs and requirement files pass") {
+  CHECK(lines_of("RUN pip install a==1 ./local /w/x.whl git+https://g.example.invalid/r@v1 "
+                 "-r req.txt -c c.txt --index-url https://i.example.invalid/simple\n")
+            .empty());
+  CHECK(lines_of("RUN python3 -m pip install --no-deps 'b~=2.0'\n") ==
+        std::vector<std::string>{"Dockerfile:1: error: pip install b~=2.0 is not pinned (write "
+                                 "NAME==VERSION, or use uv.lock)"});
+}
+
+TEST_CASE("apt-get: versions pass; a missing one is a warning") {
+  CHECK(lines_of("RUN apt-get install -y a=1.0 b=2\n").empty());
+  CHECK(lines_of("RUN apt-get update && apt-get install -y --no-install-recommends a b=2 c\n") ==
+        std::vector<std::string>{"Dockerfile:1: warning: apt-get install without versions: a, c "
+                                 "(write PACKAGE=VERSION)"});
+}
+
+TEST_CASE("parse_dockerfile joins continuations, skips comments, keeps the first line") {
+  const auto instructions =
+      build::parse_dockerfile("# c\nrun a \\\n  # inside\n  b\n\nFROM x as y\n");
+  REQUIRE(instructions.size() == 2);
+  CHECK(instructions[0].line == 2);
+  CHECK(instructions[0].keyword == "RUN");
+  CHECK(instructions[0].arguments == "a b");
+  CHECK(instructions[1].line == 6);
+  CHECK(build::parse_from(instructions[1].arguments).stage == "y");
+}
+
+TEST_CASE("shell_commands splits at operators and removes quotes") {
+  const auto commands = build::shell_commands("a 'b c' && d \"e\\\"f\" | g;h");
+  REQUIRE(commands.size() == 4);
+  CHECK(commands[0] == std::vector<std::string>{"a", "b c"});
+  CHECK(commands[1] == std::vector<std::string>{"d", "e\"f"});
+  CHECK(commands[3] == std::vector<std::string>{"h"});
+}
+
+TEST_SUITE_END();

@@ -1,0 +1,105 @@
+#include "fleet/fleet_report.hpp"
+#include "synthetic.hpp"
+
+#include <doctest/doctest.h>
+
+using envlock::fleet::aggregate;
+using envlock::fleet::AggregateOptions;
+using envlock::fleet::NodeOutcome;
+using envlock::test::missing_node;
+using envlock::test::synthetic_node;
+
+namespace {
+
+std::vector<envlock::test::SyntheticCheck> good(double bandwidth) {
+  return {{"torch.version", "pass", "2.13.0", "2.13.0", "", {}},
+          {"gpu.model", "pass", "NVIDIA H200", "NVIDIA H200", "", {}},
+          {"gpu.0.bandwidth", "pass", "", "", "", {{"copy_bandwidth", bandwidth, "TB/s"}}}};
+}
+
+std::vector<envlock::fleet::NodeInput> four_nodes() {
+  auto bad = good(3.9);
+  bad[0] = {"torch.version", "fail", "2.13.0", "2.12.0", "torch 2.12.0 differs", {}};
+  return {synthetic_node("node10", good(4.0), 0), synthetic_node("node2", bad, 1),
+          synthetic_node("node1", good(4.0), 0), missing_node("node3", "no report")};
+}
+
+} // namespace
+
+TEST_SUITE("fleet.aggregate") {
+  TEST_CASE("all nodes passing give a passing report in natural node order") {
+    const auto report =
+        aggregate({synthetic_node("node2", good(4.0), 0), synthetic_node("node1", good(4.1), 0)},
+                  AggregateOptions{});
+    CHECK(report.passed());
+    CHECK(report.nodes == std::vector<std::string>{"node1", "node2"});
+    CHECK(report.reference_node == "node1");
+    CHECK(report.checks ==
+          std::vector<std::string>{"torch.version", "gpu.model", "gpu.0.bandwidth"});
+    CHECK(report.matrix.at("node2").at("torch.version") == "pass");
+  }
+
+  TEST_CASE("a failed check is listed with its node and values; a missing node with its reason") {
+    const auto report = aggregate(four_nodes(), AggregateOptions{});
+    CHECK_FALSE(report.passed());
+    CHECK(report.nodes == std::vector<std::string>{"node1", "node2", "node3", "node10"});
+    REQUIRE(report.failures.size() == 1);
+    CHECK(report.failures[0].node == "node2");
+    CHECK(report.failures[0].check == "torch.version");
+    CHECK(report.failures[0].expected == "2.13.0");
+    CHECK(report.failures[0].found == "2.12.0");
+    REQUIRE(report.missing.size() == 1);
+    CHECK(report.missing[0].node == "node3");
+    CHECK(report.node_outcomes.at("node3") == NodeOutcome::missing);
+    CHECK(report.nodes_with(NodeOutcome::pass) == std::vector<std::string>{"node1", "node10"});
+    CHECK(report.matrix.at("node2").at("torch.version") == "fail");
+  }
+
+  TEST_CASE("a figure more than the tolerance below the reference node's is an outlier") {
+    AggregateOptions options;
+    options.reference = "node2";
+    const auto report =
+        aggregate({synthetic_node("node1", good(3.5), 0), synthetic_node("node2", good(4.0), 0),
+                   synthetic_node("node3", good(3.7), 0)},
+                  options);
+    REQUIRE(report.outliers.size() == 1);
+    CHECK(report.outliers[0].node == "node1");
+    CHECK(report.outliers[0].figure == "copy_bandwidth");
+    CHECK(report.outliers[0].against == doctest::Approx(4.0));
+    CHECK(report.outliers[0].source == "reference node2");
+    CHECK(report.node_outcomes.at("node1") == NodeOutcome::fail);
+    CHECK(report.node_outcomes.at("node3") == NodeOutcome::pass);
+  }
+
+  TEST_CASE("busbw is held to the lock's threshold for the node's GPU model") {
+    auto checks = good(4.0);
+    checks.push_back({"nccl.busbw", "pass", "", "", "", {{"busbw_1GiB", 280.0, "GB/s"}}});
+    auto faster = checks;
+    std::get<1>(faster.back().figures[0]) = 400.0;
+    AggregateOptions options;
+    options.busbw_thresholds = {{"NVIDIA H200", 300.0}};
+    const auto report = aggregate(
+        {synthetic_node("node1", faster, 0), synthetic_node("node2", checks, 0)}, options);
+    REQUIRE(report.outliers.size() == 1);
+    CHECK(report.outliers[0].node == "node2");
+    CHECK(report.outliers[0].source == "threshold expect.nccl_busbw_gbps[NVIDIA H200]");
+  }
+
+  TEST_CASE("a verifier that exits non-zero without a failed check fails its node") {
+    const auto report = aggregate({synthetic_node("node1", good(4.0), 3)}, AggregateOptions{});
+    REQUIRE(report.failures.size() == 1);
+    CHECK(report.failures[0].check == "verifier");
+    CHECK(report.failures[0].found == "exit 3");
+  }
+
+  TEST_CASE("the JSON form reads back to the same report") {
+    const auto report = aggregate(four_nodes(), AggregateOptions{});
+    const auto json = envlock::fleet::fleet_report_to_json(report);
+    CHECK(json["summary"]["failed"] == 1);
+    CHECK(json["summary"]["missing"] == 1);
+    const auto back = envlock::fleet::fleet_report_from_json(json);
+    REQUIRE(back.has_value());
+    CHECK(envlock::fleet::fleet_report_to_json(*back) == json);
+    CHECK_FALSE(envlock::fleet::fleet_report_from_json({{"schema", "other"}}).has_value());
+  }
+}

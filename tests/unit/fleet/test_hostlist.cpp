@@ -1,0 +1,45 @@
+#include "fleet/hostlist.hpp"
+
+#include <doctest/doctest.h>
+
+using envlock::fleet::expand_hostlist;
+using envlock::fleet::node_less;
+
+namespace {
+
+std::vector<std::string> names(const std::string& list) {
+  auto result = expand_hostlist(list);
+  REQUIRE(result.has_value());
+  return *result;
+}
+
+} // namespace
+
+TEST_SUITE("fleet.hostlist") {
+  TEST_CASE("expands ranges, lists and plain names in natural order") {
+    CHECK(names("node[1-4]") == std::vector<std::string>{"node1", "node2", "node3", "node4"});
+    CHECK(names("node[10,2-3],gpu7") ==
+          std::vector<std::string>{"gpu7", "node2", "node3", "node10"});
+    CHECK(names("n[08-10]") == std::vector<std::string>{"n08", "n09", "n10"});
+    CHECK(names("a,b,a") == std::vector<std::string>{"a", "b"});
+  }
+
+  TEST_CASE("natural order compares digit runs as numbers") {
+    CHECK(node_less("node2", "node10"));
+    CHECK_FALSE(node_less("node10", "node2"));
+    CHECK(node_less("node9", "nodea"));
+    CHECK(node_less("gpu1-2", "gpu1-10"));
+  }
+
+  TEST_CASE("bad lists are input errors naming the list") {
+    auto r = expand_hostlist("node[1-4");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "host list 'node[1-4': unbalanced '[' and ']'");
+    r = expand_hostlist("node[4-1]");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "host list 'node[4-1]': bad range '4-1'");
+    r = expand_hostlist(" , ");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "host list ' , ': no node names");
+  }
+}

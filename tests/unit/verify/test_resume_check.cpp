@@ -1,0 +1,96 @@
+// The resume check's orchestration without a GPU: option and lock errors word for word, and the
+// "no PyTorch" path, which must be an environment error (exit 3) from the real trainer script.
+#include "../testutil.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/process.hpp"
+#include "verify/run.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+using namespace envlock;
+using namespace envlock::verify;
+
+TEST_SUITE_BEGIN("verify");
+
+namespace {
+
+// A copy of tests/data/verify/lock.json with expect.resume replaced.
+std::filesystem::path lock_with_resume(const util::TempDir& dir, const nlohmann::json& resume) {
+  auto lock = util::read_json_file(test::data_path("verify/lock.json"));
+  REQUIRE(lock);
+  (*lock)["expect"]["resume"] = resume;
+  const auto path = dir.path() / "lock.json";
+  REQUIRE(util::write_json_file(path, *lock));
+  return path;
+}
+
+VerifyOptions resume_options(const std::filesystem::path& lock) {
+  VerifyOptions options;
+  options.lock_path = lock;
+  options.checks = {"resume"};
+  return options;
+}
+
+} // namespace
+
+TEST_CASE("resume check: option and lock errors are input errors, word for word") {
+  const util::TempDir dir;
+  auto options = resume_options(lock_with_resume(dir, nlohmann::json::object()));
+  options.resume.gpus = 0;
+  CHECK(run_verification(options).error().message == "--gpus: must be at least 1");
+
+  options = resume_options(lock_with_resume(dir, nlohmann::json::object()));
+  options.resume.data = dir.path() / "missing";
+  const auto missing = run_verification(options);
+  CHECK(missing.error().code == ExitCode::usage);
+  CHECK(missing.error().message == "--data " + (dir.path() / "missing").string() + ": " +
+                                       (dir.path() / "missing.bin").string() + " not found");
+
+  options = resume_options(lock_with_resume(dir, {{"loss_abs", -1}}));
+  CHECK(run_verification(options).error().message ==
+        "expect.resume.loss_abs: expected a number >= 0");
+
+  options = resume_options(lock_with_resume(dir, nlohmann::json::object()));
+  options.resume.python = dir.path() / "no-python";
+  CHECK(run_verification(options).error().message ==
+        "--python " + (dir.path() / "no-python").string() + ": no such file");
+
+  options = resume_options(lock_with_resume(dir, nlohmann::json::object()));
+  options.resume.train_cmd = "true";
+  options.resume.loss_pattern = "no placeholders";
+  CHECK(run_verification(options).error().message == "--loss-pattern: needs {step} and {loss}");
+}
+
+TEST_CASE("resume check: no PyTorch is an environment error from the trainer itself") {
+  const auto python = util::find_program("python3");
+  if (!python) {
+    MESSAGE("skipped: no python3 on PATH");
+    return;
+  }
+  const util::TempDir dir;
+  // Modules that fail to import hide any installed numpy and torch.
+  test::write_text(dir.path() / "hidden/numpy/__init__.py",
+                   "raise ImportError('hidden by the test')\n");
+  test::write_text(dir.path() / "hidden/torch/__init__.py",
+                   "raise ImportError('hidden by the test')\n");
+  const auto wrapper = dir.path() / "python";
+  test::write_text(wrapper, "#!/bin/sh\nPYTHONPATH='" + (dir.path() / "hidden").string() +
+                                "' exec '" + python->string() + "' \"$@\"\n");
+  REQUIRE(::chmod(wrapper.c_str(), 0755) == 0);
+  auto options = resume_options(lock_with_resume(dir, nlohmann::json::object()));
+  options.resume.python = wrapper;
+  options.resume.work_dir = dir.path() / "work";
+  const auto result = run_verification(options);
+  REQUIRE_FALSE(result);
+  CHECK(result.error().code == ExitCode::environment);
+  CHECK(
+      result.error().message.starts_with("resume check: PyTorch and NumPy must be importable by "));
+  CHECK(result.error().message.ends_with(": hidden by the test"));
+  // The sample token file and the embedded trainer (or the one found beside the executable) were
+  // in place before the trainer ran.
+  CHECK(std::filesystem::exists(dir.path() / "work/sample_text_document.idx"));
+}
+
+TEST_SUITE_END();
