@@ -40,8 +40,11 @@ for name in "${names[@]}"; do
   mkdir -p "$corpus" "$work/$name.crashes"
   cp tests/fuzz/corpus/"$name"/* "$corpus"/
   seeds=$(ls "$corpus" | wc -l)
-  "$exe" "${limit[@]}" -timeout=20 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-    -artifact_prefix="$work/$name.crashes/" "$corpus" >"$work/$name.log" 2>&1
+  # The wall-clock guard: libFuzzer's own out-of-memory report can hang while it dumps the input.
+  guard=$((seconds * 3 + 60))
+  [ -n "$runs" ] && guard=36000
+  timeout -s KILL "$guard" "$exe" "${limit[@]}" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+    -print_final_stats=1 -artifact_prefix="$work/$name.crashes/" "$corpus" >"$work/$name.log" 2>&1
   rc=$?
   done_line=$(grep -E '^Done [0-9]+ runs' "$work/$name.log" | tail -1)
   execs=$(grep -E '^stat::number_of_executed_units' "$work/$name.log" | awk '{print $2}')
@@ -49,6 +52,7 @@ for name in "${names[@]}"; do
   if [ "$rc" -ne 0 ]; then
     echo "fuzz_$name: CRASH (exit $rc); input kept in $work/$name.crashes/"
     grep -E 'ERROR|SUMMARY|==[0-9]+==' "$work/$name.log" | head -10
+    [ "$rc" -eq 137 ] && echo "  (killed after ${guard} s; the log is $work/$name.log)"
     failed=1
   else
     echo "fuzz_$name: ${execs:-?} runs in ${secs:-?} s, corpus $seeds -> $(ls "$corpus" | wc -l) inputs, ok"

@@ -21,6 +21,11 @@ if [ ${#sources[@]} -gt 0 ]; then
   clang-format --dry-run -Werror "${sources[@]}" || fatal "clang-format: files differ from .clang-format"
 fi
 
+step "lint (clang-tidy, in the background from here on)"
+lint_log=$(mktemp)
+bash scripts/lint.sh >"$lint_log" 2>&1 &
+lint_pid=$!
+
 step "unit tests"
 unit_log=$(mktemp)
 (cd build && ./tests/envlock_unit 2>&1) | tee "$unit_log" | tail -4
@@ -44,11 +49,6 @@ asan_rc=${PIPESTATUS[0]}
 bash scripts/fuzz.sh --build build-fuzz --seconds "${ENVLOCK_FUZZ_SECONDS:-8}"
 fuzz_rc=$?
 [ "$fuzz_rc" -eq 0 ] && fuzz_pass=1 fuzz_fail=0 || fuzz_pass=0 fuzz_fail=1
-
-step "lint (clang-tidy, in the background while the end-to-end suites run)"
-lint_log=$(mktemp)
-bash scripts/lint.sh >"$lint_log" 2>&1 &
-lint_pid=$!
 
 step "end-to-end suites"
 e2e_log=$(mktemp)

@@ -10,6 +10,9 @@ namespace envlock::fleet {
 
 namespace {
 
+// Slurm's own limit on a cluster's nodes is below this; a longer list is a typo ("n[1-99999999]").
+constexpr std::size_t k_max_names = 65536;
+
 bool is_digit(char c) {
   return std::isdigit(static_cast<unsigned char>(c)) != 0;
 }
@@ -46,16 +49,16 @@ Result<std::vector<std::string>> split_top_level(std::string_view list) {
   return parts;
 }
 
-// "prefix[1-3,7]suffix" into its names.
-Result<std::vector<std::string>> expand_one(const std::string& item, std::string_view list) {
+// "prefix[1-3,7]suffix" into its names, appended to `out` (at most k_max_names in all).
+Status expand_one(const std::string& item, std::string_view list, std::vector<std::string>& out) {
   const auto open = item.find('[');
   if (open == std::string::npos) {
-    return std::vector<std::string>{item};
+    out.push_back(item);
+    return {};
   }
   const auto close = item.find(']', open);
   const std::string prefix = item.substr(0, open);
   const std::string suffix = item.substr(close + 1);
-  std::vector<std::string> out;
   for (const auto& range : util::split(item.substr(open + 1, close - open - 1), ',')) {
     const auto dash = range.find('-');
     const std::string low = range.substr(0, dash);
@@ -63,6 +66,10 @@ Result<std::vector<std::string>> expand_one(const std::string& item, std::string
     if (!all_digits(low) || !all_digits(high) || low.size() > 9 || high.size() > 9 ||
         std::stol(low) > std::stol(high)) {
       return input_error("host list '" + std::string(list) + "': bad range '" + range + "'");
+    }
+    if (out.size() + static_cast<std::size_t>(std::stol(high) - std::stol(low)) >= k_max_names) {
+      return input_error("host list '" + std::string(list) + "': more than " +
+                         std::to_string(k_max_names) + " names");
     }
     for (long i = std::stol(low); i <= std::stol(high); ++i) {
       std::string number = std::to_string(i);
@@ -72,7 +79,7 @@ Result<std::vector<std::string>> expand_one(const std::string& item, std::string
       out.push_back(prefix + number + suffix);
     }
   }
-  return out;
+  return {};
 }
 
 } // namespace
@@ -128,8 +135,7 @@ Result<std::vector<std::string>> expand_hostlist(std::string_view list) {
     if (item.empty()) {
       continue;
     }
-    ENVLOCK_TRY_ASSIGN(auto names, expand_one(item, list));
-    nodes.insert(nodes.end(), names.begin(), names.end());
+    ENVLOCK_TRY(expand_one(item, list, nodes));
   }
   if (nodes.empty()) {
     return input_error("host list '" + std::string(list) + "': no node names");

@@ -108,6 +108,7 @@ Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
 
 Result<Lock> resolve_lock(const manifest::Manifest& manifest,
                           const std::filesystem::path& lock_path, const ImageResolver& resolve) {
+  ENVLOCK_TRY(check_recipe_supported(manifest));
   Lock lock = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, lock.python));
   ENVLOCK_TRY_ASSIGN(const nlohmann::json context_files, hash_context_files(manifest));

@@ -40,6 +40,11 @@ Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
 Result<Lock> resolve_lock(const manifest::Manifest& manifest,
                           const std::filesystem::path& lock_path, const ImageResolver& resolve);
 
+// Fails (exit 2) with "build.recipe: the upstream form is not supported by this version of
+// envlock; use 'template' (the default)" when the manifest asks for an upstream recipe, so that
+// no lock silently builds another recipe than the manifest names.
+Status check_recipe_supported(const manifest::Manifest& manifest);
+
 // The files of the manifest's build.context as the lock records them under extra["context"]:
 // [{"path": P, "sha256": H}] in the manifest's order (paths normalised), or null when the manifest
 // lists none. Fails (exit 2) with "build.context: 'P' must be a relative path inside the

@@ -3,9 +3,12 @@
 #include "manifest/scalar.hpp"
 
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 namespace envlock::manifest {
 
@@ -87,6 +90,47 @@ Location location_of(const YAML::Node& node) {
   return location_of_mark(node.Mark());
 }
 
+namespace {
+
+// Records where each document's first node starts, for at most two documents. yaml-cpp's
+// LoadAll loops forever, allocating a null document each time, when a token it cannot place
+// (a ',' outside a flow collection) stands at the start of a document; parsing document by
+// document with a bound, and comparing where they start, turns that into an error.
+class DocumentStarts : public YAML::EventHandler {
+public:
+  std::vector<YAML::Mark> starts;
+
+  void OnDocumentStart(const YAML::Mark& /*mark*/) override { m_new = true; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                const std::string& /*value*/) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/,
+                       YAML::anchor_t /*anchor*/, YAML::EmitterStyle::value /*style*/) override {
+    node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                  YAML::EmitterStyle::value /*style*/) override {
+    node(mark);
+  }
+  void OnMapEnd() override {}
+
+private:
+  void node(const YAML::Mark& mark) {
+    if (m_new) {
+      starts.push_back(mark);
+      m_new = false;
+    }
+  }
+  bool m_new = false;
+};
+
+} // namespace
+
 Result<YAML::Node> load_yaml(const SourceText& source) {
   const std::string_view text = source.text();
   if (text.size() > k_max_manifest_bytes) {
@@ -94,24 +138,32 @@ Result<YAML::Node> load_yaml(const SourceText& source) {
                                    " bytes; the limit is 1 MiB (" +
                                    std::to_string(k_max_manifest_bytes) + " bytes)");
   }
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    std::istringstream in{std::string(text)};
+    YAML::Parser parser(in);
+    DocumentStarts starts;
+    for (int i = 0; i < 2 && parser.HandleNextDocument(starts); ++i) {
+    }
+    if (starts.starts.size() == 2 && starts.starts[0].pos == starts.starts[1].pos) {
+      return source.error_at(location_of_mark(starts.starts[1]),
+                             "invalid YAML: unexpected character at the start of a node");
+    }
+    if (starts.starts.size() == 2) {
+      return source.error_at(location_of_mark(starts.starts[1]),
+                             "more than one YAML document; a manifest is one mapping");
+    }
+    root = YAML::Load(std::string(text));
   } catch (const YAML::DeepRecursion& e) {
     return source.error_at(location_of_mark(e.mark),
                            "nesting deeper than " + std::to_string(k_max_depth) + " levels");
   } catch (const YAML::Exception& e) {
     return source.error_at(location_of_mark(e.mark), "invalid YAML: " + e.msg);
   }
-  if (documents.empty() || (documents.size() == 1 && documents[0].IsNull())) {
+  if (root.IsNull()) {
     return source.error_at({}, "the manifest is empty; it must be a mapping that starts with "
                                "'envlock: 1'");
   }
-  if (documents.size() > 1) {
-    return source.error_at(location_of(documents[1]),
-                           "more than one YAML document; a manifest is one mapping");
-  }
-  const YAML::Node& root = documents[0];
   if (!root.IsMap()) {
     return source.error_at(location_of(root), "the manifest must be a mapping, got " +
                                                   std::string(kind_name(kind_of(root))));

@@ -54,15 +54,7 @@ crash_loop() {
 }
 
 # ---- the lock: a registry, a git repository, Megatron-LM's uv.lock
-reg_start_plain || skip "docker-registry did not start"
-umoci init --layout img >/dev/null
-umoci new --image img:base >/dev/null
-umoci config --image img:base --os linux --architecture amd64 --config.cmd /bin/sh >/dev/null
-skopeo copy -q --dest-tls-verify=false oci:img:base "docker://$REG_PLAIN/nvidia/pytorch:26.06-py3"
-mkdir -p proj
-git_make_repo proj/megatron
-cp "$FIXTURE/uv.lock" "$FIXTURE/pyproject.toml" proj/
-chmod u+w proj/uv.lock proj/pyproject.toml
+proj_make proj || skip "the project to lock could not be made (registry, umoci, skopeo)"
 manifest() { # CUDA
   cat >proj/envlock.yaml <<YAML
 envlock: 1

@@ -1,37 +1,13 @@
 #include "context_fixture.hpp"
 
-#include "../testutil.hpp"
-#include "util/process.hpp"
-#include "util/sha256.hpp"
-#include "util/strings.hpp"
+#include "../git/git_fixture.hpp"
 
-#include <stdexcept>
+#include "../testutil.hpp"
+#include "util/sha256.hpp"
+
 #include <vector>
 
 namespace envlock::test {
-
-namespace {
-
-std::string run_git(const std::filesystem::path& repo, std::vector<std::string> args) {
-  args.insert(args.begin(), {"git", "-C", repo.string()});
-  util::ProcessOptions options;
-  options.env = {{"GIT_CONFIG_NOSYSTEM", "1"},
-                 {"GIT_CONFIG_GLOBAL", "/dev/null"},
-                 {"GIT_AUTHOR_NAME", "Test"},
-                 {"GIT_AUTHOR_EMAIL", "test@example.invalid"},
-                 {"GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"},
-                 {"GIT_COMMITTER_NAME", "Test"},
-                 {"GIT_COMMITTER_EMAIL", "test@example.invalid"},
-                 {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}};
-  const auto result = util::run_process(args, options);
-  if (!result || result->exit_code != 0) {
-    throw std::runtime_error("git " + util::join(args, " ") +
-                             " failed: " + (result ? result->err : result.error().message));
-  }
-  return std::string(util::trim(result->out));
-}
-
-} // namespace
 
 ContextFixture::ContextFixture() : lock_path(dir.path() / "envlock.lock.json") {
   const auto repo = dir.path() / "megatron";

@@ -62,4 +62,24 @@ TEST_CASE("lock: no build.context, nothing recorded") {
   CHECK(lock::hash_context_files(*manifest)->is_null());
 }
 
+TEST_CASE("lock: an upstream recipe is refused, not silently replaced by the template") {
+  const util::TempDir dir;
+  auto text =
+      util::read_file(std::filesystem::path(ENVLOCK_SOURCE_DIR) / "examples/demo/envlock.yaml");
+  REQUIRE(text.has_value());
+  const std::string upstream =
+      util::replace_all(*text, "build:\n  args:",
+                        "build:\n  recipe: {upstream: megatron, path: docker/Dockerfile.ci.dev, "
+                        "target: main}\n  args:");
+  auto manifest = manifest::parse_manifest(upstream, dir.path() / "envlock.yaml");
+  REQUIRE(manifest.has_value());
+  const auto status = lock::check_recipe_supported(*manifest);
+  REQUIRE(!status.has_value());
+  CHECK(status.error().message == "build.recipe: the upstream form is not supported by this "
+                                  "version of envlock; use 'template' (the default)");
+  auto plain = manifest::parse_manifest(*text, dir.path() / "envlock.yaml");
+  REQUIRE(plain.has_value());
+  CHECK(lock::check_recipe_supported(*plain).has_value());
+}
+
 TEST_SUITE_END();

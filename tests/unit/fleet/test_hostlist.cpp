@@ -42,4 +42,14 @@ TEST_SUITE("fleet.hostlist") {
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().message == "host list ' , ': no node names");
   }
+
+  TEST_CASE("a list of more than 65536 names is refused before it is expanded") {
+    CHECK(expand_hostlist("n[1-65536]").value().size() == 65536);
+    auto r = expand_hostlist("n[1-999999999]");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "host list 'n[1-999999999]': more than 65536 names");
+    r = expand_hostlist("a[1-40000],b[1-40000]");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == "host list 'a[1-40000],b[1-40000]': more than 65536 names");
+  }
 }

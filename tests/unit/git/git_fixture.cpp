@@ -9,8 +9,6 @@
 
 namespace envlock::test {
 
-namespace {
-
 std::string run_git(const std::filesystem::path& repo, std::vector<std::string> args) {
   args.insert(args.begin(), {"git", "-C", repo.string()});
   util::ProcessOptions options;
@@ -29,8 +27,6 @@ std::string run_git(const std::filesystem::path& repo, std::vector<std::string> 
   }
   return std::string(util::trim(result->out));
 }
-
-} // namespace
 
 GitFixture::GitFixture() : repo(dir.path() / "repo") {
   std::filesystem::create_directories(repo);

@@ -7,8 +7,13 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace envlock::test {
+
+// Runs `git -C repo ARGS...` with fixed author, committer and dates and no user or system
+// configuration; returns its trimmed output. Throws when git fails (a broken test fixture).
+std::string run_git(const std::filesystem::path& repo, std::vector<std::string> args);
 
 struct GitFixture {
   util::TempDir dir{"envlock-git"};

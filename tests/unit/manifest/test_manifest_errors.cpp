@@ -66,6 +66,13 @@ TEST_CASE("manifest error: a byte that is not UTF-8 is named with its position."
         "               ^");
 }
 
+TEST_CASE("manifest error: a stray comma is an error, not endless documents.") {
+  CHECK(test::parse_error("bad_stray_comma.yaml") ==
+        "bad_stray_comma.yaml:2:1: invalid YAML: unexpected character at the start of a node\n"
+        ",\n"
+        "^");
+}
+
 TEST_CASE("manifest error: expect.host must be a mapping.") {
   CHECK(test::parse_error("bad_host_type.yaml") ==
         "bad_host_type.yaml:15:9: 'expect.host' must be a mapping, got a list\n"

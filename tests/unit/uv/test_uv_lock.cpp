@@ -119,8 +119,11 @@ TEST_SUITE("uv") {
       std::size_t packages;
       int git;
     };
-    for (const auto& [tag, count, git] :
+    for (const auto& expected :
          {Expected{"core_v0.18.2", 284, 5}, Expected{"core_v0.19.0", 287, 6}}) {
+      const char* tag = expected.tag;
+      const std::size_t count = expected.packages;
+      const int git = expected.git;
       CAPTURE(tag);
       const auto text = util::read_file(dir / tag / "uv.lock");
       REQUIRE(text.has_value());
