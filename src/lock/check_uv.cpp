@@ -38,8 +38,9 @@ template <typename T>
 void compare_field(const std::string& field, const T& in_lock, const T& in_file,
                    std::vector<std::string>& out) {
   if (in_lock != in_file) {
-    out.push_back("drift: python.uv_lock." + field + ": lock has " + nlohmann::json(in_lock).dump() +
-                  ", uv.lock has " + nlohmann::json(in_file).dump());
+    out.push_back("drift: python.uv_lock." + field + ": lock has " +
+                  nlohmann::json(in_lock).dump() + ", uv.lock has " +
+                  nlohmann::json(in_file).dump());
   }
 }
 

@@ -1,8 +1,8 @@
 #include "verify/verify_cli.hpp"
 
 #include "util/strings.hpp"
-#include "verify/resume_options.hpp"
 #include "verify/report.hpp"
+#include "verify/resume_options.hpp"
 #include "verify/run.hpp"
 
 #include <exception>
