@@ -1,5 +1,7 @@
 #include "squashfs/image_config.hpp"
 
+#include "util/json.hpp"
+
 #include "oci/image_ref.hpp"
 
 #include <algorithm>
@@ -22,9 +24,11 @@ constexpr std::array k_layer_types = {
 };
 
 Result<ordered> parse(std::string_view text, std::string_view origin) {
+  // util::parse_json first: it refuses deep nesting and numbers out of range, with positions.
+  ENVLOCK_TRY(util::parse_json(text, origin));
   try {
     return ordered::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     return input_error(std::string(origin) + ": invalid JSON: " + e.what());
   }
 }
@@ -71,7 +75,9 @@ std::string working_dir_of(const ordered& config) {
 
 } // namespace
 
-Result<ImageManifest> parse_image_manifest(std::string_view text, std::string_view origin) {
+namespace {
+
+Result<ImageManifest> read_image_manifest(std::string_view text, std::string_view origin) {
   ENVLOCK_TRY_ASSIGN(const ordered doc, parse(text, origin));
   const std::string where(origin);
   if (!doc.is_object() || doc.contains("manifests")) {
@@ -106,7 +112,7 @@ Result<ImageManifest> parse_image_manifest(std::string_view text, std::string_vi
   return out;
 }
 
-Result<ImageConfig> parse_image_config(std::string_view text, std::string_view origin) {
+Result<ImageConfig> read_image_config(std::string_view text, std::string_view origin) {
   ENVLOCK_TRY_ASSIGN(const ordered doc, parse(text, origin));
   if (!doc.is_object()) {
     return input_error(std::string(origin) + ": not an image config");
@@ -137,6 +143,28 @@ Result<ImageConfig> parse_image_config(std::string_view text, std::string_view o
     std::sort(out.volumes.begin(), out.volumes.end());
   }
   return out;
+}
+
+// A field of the wrong type ("architecture": 0) makes nlohmann's value() throw; it is the
+// document's fault, so it becomes an input error.
+template <typename F>
+auto guarded(F read, std::string_view text, std::string_view origin)
+    -> decltype(read(text, origin)) {
+  try {
+    return read(text, origin);
+  } catch (const nlohmann::json::exception& e) {
+    return input_error(std::string(origin) + ": a field has the wrong type (" + e.what() + ")");
+  }
+}
+
+} // namespace
+
+Result<ImageManifest> parse_image_manifest(std::string_view text, std::string_view origin) {
+  return guarded(read_image_manifest, text, origin);
+}
+
+Result<ImageConfig> parse_image_config(std::string_view text, std::string_view origin) {
+  return guarded(read_image_config, text, origin);
 }
 
 } // namespace envlock::squashfs

@@ -70,6 +70,9 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view origin
     }
     return input_error(position(text, origin, e.byte == 0 ? 0 : e.byte - 1) +
                        "invalid JSON: " + what);
+  } catch (const nlohmann::json::out_of_range&) {
+    // Thrown for a number beyond what a double holds ("1e999"); it carries no position.
+    return input_error(std::string(origin) + ": invalid JSON: a number out of range");
   }
 }
 

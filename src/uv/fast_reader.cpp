@@ -12,6 +12,21 @@ namespace {
 // Where the keys being read go.
 enum class Scope { top, package, package_source, ignored };
 
+// uv nests arrays and inline tables a few levels deep; anything deeper is left to the general
+// reader, which refuses it, instead of recursing without bound here.
+constexpr int k_max_nesting = 16;
+
+// Counts one level of nesting for as long as it lives.
+struct NestingLevel {
+  explicit NestingLevel(int& depth) : m_depth(depth) { ++m_depth; }
+  NestingLevel(const NestingLevel&) = delete;
+  NestingLevel& operator=(const NestingLevel&) = delete;
+  ~NestingLevel() { --m_depth; }
+
+private:
+  int& m_depth;
+};
+
 class Reader : private TomlCursor {
 public:
   explicit Reader(std::string_view text) : TomlCursor(text) {}
@@ -114,6 +129,9 @@ private:
 
   bool read_value(Scope scope, std::string_view key) {
     const char c = peek();
+    if ((c == '[' || c == '{') && m_depth >= k_max_nesting) {
+      return false;
+    }
     if (c == '"' || c == '\'') {
       std::string_view text;
       bool escaped = false;
@@ -202,6 +220,7 @@ private:
   }
 
   bool read_array() {
+    const NestingLevel level(m_depth);
     ++m_pos;
     for (;;) {
       if (!skip_array_space()) {
@@ -226,6 +245,7 @@ private:
   }
 
   bool read_inline_table(Scope scope) {
+    const NestingLevel level(m_depth);
     ++m_pos;
     std::vector<std::string_view> keys;
     skip_blank();
@@ -252,6 +272,7 @@ private:
 
   RawLock m_lock;
   Scope m_scope = Scope::top;
+  int m_depth = 0;
   std::vector<std::string_view> m_keys;            // keys of the current table
   std::vector<std::string_view> m_headers;         // [table] headers seen outside packages
   std::vector<std::string_view> m_package_headers; // [package.x] headers of this package

@@ -26,9 +26,10 @@ void TomlCursor::skip_blank() {
 bool TomlCursor::end_of_line() {
   skip_blank();
   if (peek() == '#') {
-    while (!at_end() && peek() != '\n') {
+    // A comment ends at a line break; a carriage return must be part of one (checked below).
+    while (!at_end() && peek() != '\n' && peek() != '\r') {
       const auto c = static_cast<unsigned char>(peek());
-      if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f) {
+      if ((c < 0x20 && c != '\t') || c >= 0x7f) {
         return false;
       }
       ++m_pos;

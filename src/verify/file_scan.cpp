@@ -7,6 +7,7 @@
 #include <cstring>
 #include <elf.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace envlock::verify {
@@ -107,10 +108,23 @@ Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
     return read_error(path, errno);
   }
   const auto not_elf = input_error(path.string() + ": not a 64-bit little-endian ELF file");
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) {
+    return read_error(path, errno);
+  }
+  // Every table the headers point at must lie inside the file: sizes are read from the file
+  // itself, so they are checked before anything is allocated for them.
+  const auto file_size = static_cast<std::uint64_t>(st.st_size);
+  const auto inside = [file_size](std::uint64_t offset, std::uint64_t size) {
+    return offset <= file_size && size <= file_size - offset;
+  };
   Elf64_Ehdr header{};
   if (!read_at(fd.get(), &header, sizeof header, 0) ||
       std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
       header.e_ident[EI_DATA] != ELFDATA2LSB || header.e_phentsize != sizeof(Elf64_Phdr)) {
+    return not_elf;
+  }
+  if (!inside(header.e_phoff, std::uint64_t{header.e_phnum} * sizeof(Elf64_Phdr))) {
     return not_elf;
   }
   std::vector<Elf64_Phdr> segments(header.e_phnum);
@@ -121,6 +135,9 @@ Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
                                     [](const Elf64_Phdr& s) { return s.p_type == PT_DYNAMIC; });
   if (dynamic == segments.end()) {
     return ElfDynamic{};
+  }
+  if (!inside(dynamic->p_offset, dynamic->p_filesz)) {
+    return not_elf;
   }
   std::vector<Elf64_Dyn> entries(dynamic->p_filesz / sizeof(Elf64_Dyn));
   if (!read_at(fd.get(), entries.data(), entries.size() * sizeof(Elf64_Dyn), dynamic->p_offset)) {
@@ -145,8 +162,11 @@ Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
       break;
     }
   }
+  if (!mapped || strsz == 0 || !inside(strtab_offset, strsz)) {
+    return not_elf;
+  }
   std::string strings(strsz, '\0');
-  if (!mapped || strsz == 0 || !read_at(fd.get(), strings.data(), strsz, strtab_offset)) {
+  if (!read_at(fd.get(), strings.data(), strsz, strtab_offset)) {
     return not_elf;
   }
   auto string_at = [&](std::uint64_t offset) -> std::string {

@@ -100,6 +100,13 @@ TEST_CASE("util::invalid_utf8_at finds the first byte outside well-formed UTF-8"
   CHECK(util::invalid_utf8_at("x\xe2\x82") == 1U);        // truncated at the end
 }
 
+TEST_CASE("util::parse_json refuses a number out of range with an input error") {
+  const auto r = util::parse_json("{\"size\": 3333333333E33333333333333}", "x.json");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().message == "x.json: invalid JSON: a number out of range");
+  CHECK(r.error().code == ExitCode::usage);
+}
+
 TEST_CASE("util::parse_json refuses nesting deeper than 64 levels, outside strings only") {
   const std::string ok = std::string(64, '[') + std::string(64, ']');
   CHECK(util::parse_json(ok, "x.json"));
