@@ -107,8 +107,8 @@ Result<BuildRecord> parse_build_record(std::string_view text, const std::string&
     return input_error(origin + ": not a build result (a JSON object)");
   }
   ENVLOCK_TRY_ASSIGN(const std::string schema, fields.text("schema"));
-  if (schema != k_build_result_schema) {
-    return fields.error("schema", "'" + schema + "' is not " + k_build_result_schema);
+  if (schema != build::k_build_result_schema) {
+    return fields.error("schema", "'" + schema + "' is not " + build::k_build_result_schema);
   }
   BuildRecord record;
   ENVLOCK_TRY(read_fields(fields, record));

@@ -2,35 +2,18 @@
 // `envlock build` writes: the image it made, the inputs' digests, the builder, the log and times.
 #pragma once
 
+#include "build/build_result.hpp"
 #include "util/result.hpp"
 
-#include <cstdint>
 #include <filesystem>
-#include <map>
 #include <string>
 
 namespace envlock::provenance {
 
-inline constexpr const char* k_build_result_schema = "envlock.build-result/v1";
-
-struct BuildRecord {
+// build-result.json as `envlock build` writes it (build::BuildResult), and which file it came from.
+struct BuildRecord : build::BuildResult {
   std::string file_name;   // the result file's name, no folder
   std::string file_sha256; // sha256 of the result file's bytes: identifies the build run
-  std::string repository;  // image.repository
-  std::string tag;         // image.tag
-  std::string digest;      // image.digest, "sha256:" + 64 hex
-  bool pushed = false;
-  std::string builder_name;    // buildah, podman, docker
-  std::string builder_version; // as the builder reports it
-  std::string lock_sha256;
-  std::string dockerfile_sha256;
-  std::string context_sha256;
-  std::map<std::string, std::string> build_args;
-  std::int64_t source_date_epoch = 0;
-  std::string log_path; // relative to the result file's folder
-  std::string log_sha256;
-  std::string started_at; // RFC 3339, UTC
-  std::string finished_at;
 };
 
 // Reads build-result.json text. An input error (exit 2) names `origin` and the field:

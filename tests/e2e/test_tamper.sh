@@ -25,18 +25,8 @@ PY
 
 # ---- the lock: every value byte envlock resolved or hashed (digests, commit, sha256s, versions)
 proj_make proj || skip "the project to lock could not be made (registry, umoci, skopeo)"
-cat >proj/envlock.yaml <<YAML
-envlock: 1
-image: {name: ml/train, tag: v1, repository: $REG_PLAIN/ml/train}
-base: {image: "$REG_PLAIN/nvidia/pytorch:26.06-py3"}
-sources:
-  megatron: {git: "megatron", ref: v2}
-python:
-  uv: {version: 0.7.2}
-build:
-  args: {MAX_JOBS: "8"}
-expect: {cuda: "13.3", nccl: "2.28.9", pytorch: "2.11.0"}
-YAML
+proj_manifest proj '{cuda: "13.3", nccl: "2.28.9", pytorch: "2.11.0"}' 'build:' \
+  '  args: {MAX_JOBS: "8"}'
 L=(--insecure-registry "$REG_PLAIN")
 "$ENVLOCK" lock "${L[@]}" -f proj/envlock.yaml >/dev/null || { fail "lock" "envlock lock failed"; finish; }
 cp proj/envlock.lock.json good.lock.json

@@ -19,3 +19,23 @@ proj_make() {
   cp "$fixture/uv.lock" "$fixture/pyproject.toml" "$dir/"
   chmod u+w "$dir/uv.lock" "$dir/pyproject.toml"
 }
+
+# proj_manifest DIR EXPECT [YAML...]: writes DIR/envlock.yaml for the project proj_make made, with
+# `expect: EXPECT` (a YAML flow mapping) and any further top-level YAML lines.
+proj_manifest() {
+  local dir=$1 expect=$2
+  shift 2
+  {
+    cat <<YAML
+envlock: 1
+image: {name: ml/train, tag: v1, repository: $REG_PLAIN/ml/train}
+base: {image: "$REG_PLAIN/nvidia/pytorch:26.06-py3"}
+sources:
+  megatron: {git: "megatron", ref: v2}
+python:
+  uv: {version: 0.7.2}
+expect: $expect
+YAML
+    printf '%s\n' "$@"
+  } >"$dir/envlock.yaml"
+}
