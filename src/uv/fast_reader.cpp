@@ -3,6 +3,7 @@
 #include "uv/toml_cursor.hpp"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace envlock::uv {
@@ -78,12 +79,17 @@ private:
     }
     m_keys.clear();
     const bool in_package = path.starts_with("package.");
+    if (names_a_key(path) || (array && in_package)) {
+      return false;
+    }
+    m_table = path;
     if (path == "package") {
       if (!array) {
         return false;
       }
       m_lock.packages.emplace_back();
       m_package_headers.clear();
+      m_package_defined.clear();
       m_scope = Scope::package;
       return true;
     }
@@ -97,8 +103,35 @@ private:
         return false;
       }
       seen.push_back(path);
+    } else if (std::find(m_array_headers.begin(), m_array_headers.end(), path) ==
+               m_array_headers.end()) {
+      m_array_headers.push_back(path);
     }
     return true;
+  }
+
+  // Whether `path` or a table above it was given a value by a `key = value` line, which TOML
+  // forbids ([a] after a = 1); the general reader reports it.
+  [[nodiscard]] bool names_a_key(std::string_view path) const {
+    for (std::size_t dot = 0; dot != std::string_view::npos;) {
+      dot = path.find('.', dot + 1);
+      const std::string_view prefix = path.substr(0, dot);
+      const auto& defined = prefix.starts_with("package.") ? m_package_defined : m_defined;
+      if (std::find(defined.begin(), defined.end(), prefix) != defined.end()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Whether a [header] already made `path` (or a table below it) a table.
+  [[nodiscard]] bool names_a_table(const std::string& path) const {
+    const auto below = [&](std::string_view header) {
+      return header == path || (header.starts_with(path) && header[path.size()] == '.');
+    };
+    return std::any_of(m_headers.begin(), m_headers.end(), below) ||
+           std::any_of(m_package_headers.begin(), m_package_headers.end(), below) ||
+           std::any_of(m_array_headers.begin(), m_array_headers.end(), below);
   }
 
   // key = value, then the end of the line.
@@ -106,6 +139,13 @@ private:
     if (!read_assignment(scope, keys)) {
       return false;
     }
+    std::string path = m_table.empty() ? std::string(keys.back())
+                                       : std::string(m_table) + "." + std::string(keys.back());
+    if (names_a_table(path)) {
+      return false;
+    }
+    auto& defined = path.starts_with("package.") ? m_package_defined : m_defined;
+    defined.push_back(std::move(path));
     return end_of_line();
   }
 
@@ -276,6 +316,10 @@ private:
   std::vector<std::string_view> m_keys;            // keys of the current table
   std::vector<std::string_view> m_headers;         // [table] headers seen outside packages
   std::vector<std::string_view> m_package_headers; // [package.x] headers of this package
+  std::vector<std::string_view> m_array_headers;   // [[table]] headers seen
+  std::string_view m_table;                        // the current table's path; empty at the top
+  std::vector<std::string> m_defined;              // a.b of every `b = ...` in [a], outside packages
+  std::vector<std::string> m_package_defined;      // the same within this package
 };
 
 } // namespace

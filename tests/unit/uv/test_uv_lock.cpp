@@ -90,6 +90,20 @@ TEST_SUITE("uv") {
         "uv.lock:5:8: Error while parsing key-value pair: cannot redefine existing string 'name'");
   }
 
+  TEST_CASE("a table header over a key is an error, from either reader") {
+    for (const std::string text :
+         {"version = 1\nmanifest = 2\n\n[manifest]\n",
+          "version = 1\n\n[[package]]\nname = \"a\"\nextra = 1\n[package.extra]\n",
+          "version = 1\n\n[options.x]\n[options]\nx = 1\n"}) {
+      CAPTURE(text);
+      CHECK_FALSE(uv::read_fast(text).has_value());
+      CHECK_FALSE(uv::parse_uv_lock(text, "uv.lock").has_value());
+    }
+    const auto pin = uv::parse_uv_lock("version = 1\nmanifest = 2\n\n[manifest]\n", "uv.lock");
+    REQUIRE_FALSE(pin.has_value());
+    CHECK(pin.error().message.starts_with("uv.lock:4:"));
+  }
+
   TEST_CASE("a package without source is refused") {
     const auto pin = uv::parse_uv_lock(data("bad_no_source.uv.lock"), "sub/uv.lock");
     REQUIRE_FALSE(pin.has_value());
