@@ -139,6 +139,7 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   BuildCommand command;
   command.kind = request.builder;
   command.context_dir = context_dir;
+  command.dockerfile = prepared.plan.dockerfile;
   command.image = lock.image.repository + ":" + lock.image.tag;
   command.build_args = lock.build_args;
   command.source_date_epoch = lock.enroot.source_date_epoch;

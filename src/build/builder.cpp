@@ -30,7 +30,7 @@ Result<BuilderKind> parse_builder(std::string_view name) {
 
 std::vector<std::string> build_argv(const BuildCommand& command) {
   const std::string epoch = std::to_string(command.source_date_epoch);
-  const std::string dockerfile = (command.context_dir / "Dockerfile").string();
+  const std::string dockerfile = (command.context_dir / command.dockerfile).string();
   std::vector<std::string> argv;
   if (command.kind == BuilderKind::docker) {
     argv = {"docker",

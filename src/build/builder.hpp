@@ -31,6 +31,7 @@ Result<BuilderKind> parse_builder(std::string_view name);
 struct BuildCommand {
   BuilderKind kind = BuilderKind::buildah;
   std::filesystem::path context_dir; // holds Dockerfile and everything it copies
+  std::string dockerfile = "Dockerfile"; // its path in the context
   std::string image;                 // REPOSITORY:TAG, the name the image is tagged with
   std::map<std::string, std::string> build_args;
   std::int64_t source_date_epoch = 0;

@@ -14,11 +14,9 @@ Result<PreparedContext> prepare_context(const ContextRequest& request) {
   }
   PreparedContext prepared;
   ENVLOCK_TRY_ASSIGN(prepared.lock, lock::read_lock(request.lock_path));
-  ENVLOCK_TRY_ASSIGN(const Template tmpl, request.template_path
-                                              ? read_template(*request.template_path)
-                                              : default_template());
-  ENVLOCK_TRY_ASSIGN(prepared.dockerfile,
-                     render_dockerfile(prepared.lock, origin, tmpl, request.options.verifier));
+  const RenderRequest render{request.lock_path, request.template_path, request.options.verifier,
+                            request.options.megatron_repo};
+  ENVLOCK_TRY_ASSIGN(prepared.dockerfile, render_lock(prepared.lock, request.lock_path, render));
   ENVLOCK_TRY_ASSIGN(prepared.plan, plan_context(prepared.lock, request.lock_path,
                                                  prepared.dockerfile, request.options));
   return prepared;

@@ -1,5 +1,6 @@
 #include "build/context_plan.hpp"
 
+#include "build/recipe.hpp"
 #include "git/location.hpp"
 #include "git/tree.hpp"
 #include "util/fs.hpp"
@@ -24,12 +25,6 @@ ContextEntry text_file(std::string path, std::string data, unsigned mode = 0644)
   return ContextEntry{std::move(path), EntryKind::file, mode, std::move(data), ""};
 }
 
-// The manifest's folder: the lock's folder joined with the folder of lock.manifest_path.
-fs::path manifest_dir(const lock::Lock& lock, const fs::path& lock_path) {
-  const fs::path lock_dir = fs::absolute(lock_path).parent_path();
-  return (lock_dir / fs::path(lock.manifest_path).parent_path()).lexically_normal();
-}
-
 // Reads `shown` (relative to `dir`) and checks it against the sha256 the lock recorded.
 Result<std::string> locked_file(const fs::path& dir, const std::string& shown,
                                 const std::string& locked_sha256) {
@@ -42,20 +37,21 @@ Result<std::string> locked_file(const fs::path& dir, const std::string& shown,
   return data;
 }
 
-Status add_python(const lock::Lock& lock, const fs::path& dir, std::vector<ContextEntry>& out) {
+Status add_python(const lock::Lock& lock, const fs::path& dir, const ContextLayout& layout,
+                  std::vector<ContextEntry>& out) {
   const std::string project = fs::path(lock.python.project).generic_string();
   const std::string prefix = project == "." ? "" : project + "/";
   ENVLOCK_TRY_ASSIGN(std::string pyproject,
                      locked_file(dir, prefix + "pyproject.toml", lock.python.pyproject_sha256));
   ENVLOCK_TRY_ASSIGN(std::string uv_lock,
                      locked_file(dir, lock.python.uv_lock.path, lock.python.uv_lock.sha256));
-  out.push_back(text_file("python/pyproject.toml", std::move(pyproject)));
-  out.push_back(text_file("python/uv.lock", std::move(uv_lock)));
+  out.push_back(text_file(layout.python + "pyproject.toml", std::move(pyproject)));
+  out.push_back(text_file(layout.python + "uv.lock", std::move(uv_lock)));
   return {};
 }
 
 // The files of build.context, as the lock recorded them: [{"path": ..., "sha256": ...}].
-Status add_listed_files(const lock::Lock& lock, const fs::path& dir,
+Status add_listed_files(const lock::Lock& lock, const fs::path& dir, const ContextLayout& layout,
                         std::vector<ContextEntry>& out) {
   const auto it = lock.extra.find("context");
   if (it == lock.extra.end()) {
@@ -67,30 +63,16 @@ Status add_listed_files(const lock::Lock& lock, const fs::path& dir,
     std::error_code ec;
     const auto perms = fs::status(dir / path, ec).permissions();
     const bool executable = !ec && (perms & fs::perms::owner_exec) != fs::perms::none;
-    out.push_back(text_file("files/" + path, std::move(data), executable ? 0755 : 0644));
+    out.push_back(text_file(layout.files + path, std::move(data), executable ? 0755 : 0644));
   }
   return {};
 }
 
-Result<fs::path> megatron_repository(const lock::GitPin& pin, const fs::path& dir,
-                                     const ContextOptions& options) {
-  if (options.megatron_repo) {
-    return *options.megatron_repo;
-  }
-  if (git::classify_location(pin.git) == git::LocationKind::remote_url) {
-    return input_error("sources.megatron: " + git::redact_location(pin.git) +
-                       " is a remote repository; pass --megatron-repo DIR, a local clone that "
-                       "holds commit " +
-                       pin.commit);
-  }
-  return (dir / pin.git).lexically_normal();
-}
-
-Status add_megatron(const fs::path& repo, const std::string& commit,
+Status add_megatron(const fs::path& repo, const std::string& commit, const ContextLayout& layout,
                     std::vector<ContextEntry>& out) {
   ENVLOCK_TRY_ASSIGN(const auto tree, git::list_tree(repo, commit));
   for (const auto& item : tree) {
-    std::string path = "megatron-lm/" + item.path;
+    std::string path = layout.megatron + item.path;
     if (item.mode == k_git_submodule) {
       out.push_back(ContextEntry{std::move(path), EntryKind::directory, 0755, "", ""});
     } else if (item.mode == k_git_link) {
@@ -103,7 +85,8 @@ Status add_megatron(const fs::path& repo, const std::string& commit,
   return {};
 }
 
-Status add_verifier(const lock::Lock& lock, std::vector<ContextEntry>& out) {
+Status add_verifier(const lock::Lock& lock, const ContextLayout& layout,
+                    std::vector<ContextEntry>& out) {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   const fs::path verifier = exe.parent_path() / "envlock-verify";
@@ -112,12 +95,24 @@ Status add_verifier(const lock::Lock& lock, std::vector<ContextEntry>& out) {
                      "); install both from the same build");
   }
   ENVLOCK_TRY_ASSIGN(std::string binary, util::read_file(verifier));
-  out.push_back(text_file("envlock/envlock-verify", std::move(binary), 0755));
-  out.push_back(text_file("envlock/lock.json", util::canonical_json(lock::to_json(lock))));
+  out.push_back(text_file(layout.envlock + "envlock-verify", std::move(binary), 0755));
+  out.push_back(text_file(layout.envlock + "lock.json", util::canonical_json(lock::to_json(lock))));
   return {};
 }
 
 } // namespace
+
+fs::path manifest_dir(const lock::Lock& lock, const fs::path& lock_path) {
+  const fs::path lock_dir = fs::absolute(lock_path).parent_path();
+  return (lock_dir / fs::path(lock.manifest_path).parent_path()).lexically_normal();
+}
+
+ContextLayout context_layout(RecipeKind kind) {
+  if (kind == RecipeKind::upstream) {
+    return ContextLayout{".envlock/Dockerfile", "", "", ".envlock/files/", ".envlock/"};
+  }
+  return ContextLayout{"Dockerfile", "python/", "megatron-lm/", "files/", "envlock/"};
+}
 
 void complete_and_sort(std::vector<ContextEntry>& entries) {
   std::map<std::string, ContextEntry> by_path;
@@ -144,15 +139,22 @@ Result<ContextPlan> plan_context(const lock::Lock& lock, const fs::path& lock_pa
                        ": sources.megatron: missing; the build context needs Megatron-LM");
   }
   const fs::path dir = manifest_dir(lock, lock_path);
+  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, lock_path.string()));
+  const ContextLayout layout =
+      context_layout(recipe ? RecipeKind::upstream : RecipeKind::template_file);
   ContextPlan plan;
   plan.mtime = lock.enroot.source_date_epoch;
-  ENVLOCK_TRY_ASSIGN(plan.repository, megatron_repository(pin->second, dir, options));
-  plan.entries.push_back(text_file("Dockerfile", dockerfile));
-  ENVLOCK_TRY(add_python(lock, dir, plan.entries));
-  ENVLOCK_TRY(add_listed_files(lock, dir, plan.entries));
-  ENVLOCK_TRY(add_megatron(plan.repository, pin->second.commit, plan.entries));
+  plan.dockerfile = layout.dockerfile;
+  ENVLOCK_TRY_ASSIGN(plan.repository,
+                     megatron_repository(pin->second, dir, options.megatron_repo));
+  // The tree first: with the upstream recipe the project's pyproject.toml and uv.lock replace
+  // the tree's own at its root (complete_and_sort keeps the last entry of a path).
+  ENVLOCK_TRY(add_megatron(plan.repository, pin->second.commit, layout, plan.entries));
+  plan.entries.push_back(text_file(layout.dockerfile, dockerfile));
+  ENVLOCK_TRY(add_python(lock, dir, layout, plan.entries));
+  ENVLOCK_TRY(add_listed_files(lock, dir, layout, plan.entries));
   if (options.verifier == Verifier::include) {
-    ENVLOCK_TRY(add_verifier(lock, plan.entries));
+    ENVLOCK_TRY(add_verifier(lock, layout, plan.entries));
   }
   complete_and_sort(plan.entries);
   return plan;

@@ -28,9 +28,30 @@ struct ContextEntry {
 
 struct ContextPlan {
   std::vector<ContextEntry> entries; // sorted by path; every parent folder listed
+  std::string dockerfile;            // the rendered Dockerfile's path among them
   std::filesystem::path repository;  // the Megatron-LM repository the blobs come from
   std::int64_t mtime = 0;            // the lock's source_date_epoch
 };
+
+// Which recipe the Dockerfile comes from: envlock's template, or an upstream Dockerfile.
+enum class RecipeKind { template_file, upstream };
+
+// Where things go in the context (folder prefixes end in '/'; "" is the root). The template
+// recipe: Dockerfile, python/, megatron-lm/, files/, envlock/. The upstream recipe expects Megatron-LM's
+// tree at the root (its COPY lines name the tree's paths): the tree at the root, the project's
+// pyproject.toml and uv.lock in place of the tree's own, and envlock's files under .envlock/.
+struct ContextLayout {
+  std::string dockerfile; // the rendered Dockerfile
+  std::string python;     // pyproject.toml and uv.lock
+  std::string megatron;   // the Megatron-LM tree
+  std::string files;      // the files of build.context
+  std::string envlock;    // envlock-verify and lock.json
+};
+
+ContextLayout context_layout(RecipeKind kind);
+
+// The manifest's folder: the lock's folder joined with the folder of lock.manifest_path.
+std::filesystem::path manifest_dir(const lock::Lock& lock, const std::filesystem::path& lock_path);
 
 struct ContextOptions {
   Verifier verifier = Verifier::omit;

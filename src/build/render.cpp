@@ -1,8 +1,12 @@
 #include "build/render.hpp"
 
+#include "build/recipe.hpp"
 #include "build/strict_mustache.hpp"
 #include "report/templates.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
+
+#include <cctype>
 
 #include <system_error>
 
@@ -22,6 +26,33 @@ std::optional<fs::path> installed_templates_dir() {
   return exe.parent_path().parent_path() / "share" / "envlock" / "templates";
 }
 
+// "# NAME=VALUE" (spaces allowed around the name and the '='): a Dockerfile parser directive.
+bool is_directive(std::string_view line) {
+  if (!line.starts_with('#')) {
+    return false;
+  }
+  line = util::trim(line.substr(1));
+  std::size_t i = 0;
+  while (i < line.size() && std::isalpha(static_cast<unsigned char>(line[i])) != 0) {
+    ++i;
+  }
+  const std::string_view rest = util::trim(line.substr(i));
+  return i > 0 && rest.size() > 1 && rest.front() == '=';
+}
+
+// A recipe's leading parser directives ("# syntax=...", "# escape=..."), which must stay the
+// first lines of the rendered Dockerfile, and the rest of it.
+std::pair<std::string, std::string> split_directives(const std::string& text) {
+  std::size_t at = 0;
+  for (auto end = text.find('\n'); end != std::string::npos; end = text.find('\n', at)) {
+    if (!is_directive(std::string_view(text).substr(at, end - at))) {
+      break;
+    }
+    at = end + 1;
+  }
+  return {text.substr(0, at), text.substr(at)};
+}
+
 bool is_file(const fs::path& path) {
   std::error_code ec;
   return fs::is_regular_file(path, ec);
@@ -29,19 +60,20 @@ bool is_file(const fs::path& path) {
 
 } // namespace
 
-Result<Template> default_template() {
+Result<Template> default_template(RecipeKind kind) {
+  const char* name = kind == RecipeKind::upstream ? k_upstream_template : k_dockerfile_template;
   std::vector<fs::path> candidates;
   if (const auto installed = installed_templates_dir()) {
-    candidates.push_back(*installed / k_dockerfile_template);
+    candidates.push_back(*installed / name);
   }
-  candidates.push_back(fs::path(ENVLOCK_SOURCE_DIR) / "templates" / k_dockerfile_template);
+  candidates.push_back(fs::path(ENVLOCK_SOURCE_DIR) / "templates" / name);
   for (const auto& path : candidates) {
     if (is_file(path)) {
       return read_template(path);
     }
   }
-  ENVLOCK_TRY_ASSIGN(const std::string_view text, report::embedded_template(k_dockerfile_template));
-  return Template{std::string("built-in ") + k_dockerfile_template, std::string(text)};
+  ENVLOCK_TRY_ASSIGN(const std::string_view text, report::embedded_template(name));
+  return Template{std::string("built-in ") + name, std::string(text)};
 }
 
 Result<Template> read_template(const fs::path& path) {
@@ -50,9 +82,43 @@ Result<Template> read_template(const fs::path& path) {
 }
 
 Result<std::string> render_dockerfile(const lock::Lock& lock, const std::string& origin,
-                                      const Template& tmpl, Verifier verifier) {
-  ENVLOCK_TRY_ASSIGN(const nlohmann::json context, template_context(lock, origin, verifier));
+                                      const Template& tmpl, Verifier verifier,
+                                      const std::optional<std::string>& recipe_text) {
+  ENVLOCK_TRY_ASSIGN(nlohmann::json context, template_context(lock, origin, verifier));
+  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, origin));
+  if (recipe) {
+    if (!recipe_text) {
+      return input_error(origin + ": the upstream recipe's text is needed to render it");
+    }
+    ENVLOCK_TRY_ASSIGN(const std::string pinned, pin_recipe(*recipe_text, *recipe, origin));
+    const auto [directives, body] = split_directives(pinned);
+    context["recipe"]["directives"] = directives;
+    context["recipe"]["text"] = body;
+  }
   return render_mustache(tmpl.text, tmpl.origin, context);
+}
+
+Result<std::string> render_lock(const lock::Lock& lock, const fs::path& lock_path,
+                                const RenderRequest& request) {
+  const std::string origin = lock_path.string();
+  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, origin));
+  std::optional<std::string> recipe_text;
+  if (recipe) {
+    const auto pin = lock.sources.find(std::string(k_recipe_upstream));
+    if (pin == lock.sources.end()) {
+      return input_error(origin + ": sources.megatron: missing; the upstream recipe comes from it");
+    }
+    ENVLOCK_TRY_ASSIGN(const fs::path repo,
+                       megatron_repository(pin->second, manifest_dir(lock, lock_path),
+                                           request.megatron_repo));
+    ENVLOCK_TRY_ASSIGN(recipe_text, read_locked_recipe(repo, pin->second.commit, *recipe));
+  }
+  ENVLOCK_TRY_ASSIGN(const Template tmpl,
+                     request.template_path
+                         ? read_template(*request.template_path)
+                         : default_template(recipe ? RecipeKind::upstream
+                                                   : RecipeKind::template_file));
+  return render_dockerfile(lock, origin, tmpl, request.verifier, recipe_text);
 }
 
 Result<std::string> render_file(const RenderRequest& request) {
@@ -62,10 +128,7 @@ Result<std::string> render_file(const RenderRequest& request) {
     return input_error(origin + ": no such file; run 'envlock lock' to create it");
   }
   ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(request.lock_path));
-  ENVLOCK_TRY_ASSIGN(const Template tmpl, request.template_path
-                                              ? read_template(*request.template_path)
-                                              : default_template());
-  return render_dockerfile(lock, origin, tmpl, request.verifier);
+  return render_lock(lock, request.lock_path, request);
 }
 
 } // namespace envlock::build

@@ -20,6 +20,7 @@ struct LockOptions {
   std::string output; // empty: envlock.lock.json beside the manifest
   bool check = false;
   bool refresh = false;
+  std::string megatron_repo; // empty: sources.megatron.git when it is a local path
   oci::RegistryOptions registry;
 };
 
@@ -41,6 +42,13 @@ lock::ImageResolver make_resolver(const oci::RegistryOptions& options) {
   };
 }
 
+std::optional<std::filesystem::path> megatron_repo(const LockOptions& options) {
+  if (options.megatron_repo.empty()) {
+    return std::nullopt;
+  }
+  return std::filesystem::path(options.megatron_repo);
+}
+
 std::string short_digest(const std::string& digest) {
   return digest.substr(0, 19); // "sha256:" and 12 hex digits
 }
@@ -48,13 +56,20 @@ std::string short_digest(const std::string& digest) {
 Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions& options) {
   const auto path = lock_path(options);
   ENVLOCK_TRY_ASSIGN(const lock::Lock result,
-                     lock::resolve_lock(manifest, path, make_resolver(options.registry)));
+                     lock::resolve_lock(manifest, path, make_resolver(options.registry),
+                                        megatron_repo(options)));
   ENVLOCK_TRY(lock::write_lock(path, result));
   std::cout << "locked " << path.string() << "\n";
   std::cout << "  base image " << result.base_image.name << ":" << result.base_image.tag << " @ "
             << short_digest(result.base_image.digest) << "\n";
   for (const auto& [name, pin] : result.sources) {
     std::cout << "  source " << name << " " << pin.ref << " @ " << pin.commit.substr(0, 12) << "\n";
+  }
+  if (const auto recipe = result.extra.find("recipe");
+      recipe != result.extra.end() && recipe->is_object()) {
+    std::cout << "  recipe " << recipe->value("path", "") << " (target "
+              << recipe->value("target", "") << "): " << recipe->at("images").size()
+              << (recipe->at("images").size() == 1 ? " image" : " images") << " pinned\n";
   }
   std::cout << "  " << result.python.uv_lock.path << ": " << result.python.uv_lock.packages.size()
             << " packages\n";
@@ -69,8 +84,9 @@ Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions
   }
   ENVLOCK_TRY_ASSIGN(const lock::Lock existing, lock::read_lock(path));
   const auto refresh = options.refresh ? lock::Refresh::remote_refs : lock::Refresh::local_only;
-  ENVLOCK_TRY_ASSIGN(const auto drifts, lock::find_drift(manifest, existing, path, refresh,
-                                                         make_resolver(options.registry)));
+  ENVLOCK_TRY_ASSIGN(const auto drifts,
+                     lock::find_drift(manifest, existing, path, refresh,
+                                      make_resolver(options.registry), megatron_repo(options)));
   for (const auto& line : drifts) {
     std::cout << line << "\n";
   }
@@ -103,6 +119,9 @@ Runner setup(CLI::App& app) {
                "Do not write: exit 1 naming each field where the lock and the manifest differ");
   app.add_flag("--refresh", options->refresh,
                "With --check: also resolve the base image's tag and the git refs again");
+  app.add_option("--megatron-repo", options->megatron_repo,
+                 "A local clone holding sources.megatron's commit, for an upstream recipe of a "
+                 "remote repository");
   add_registry_options(app, options->registry);
   return [options] { return run_lock(*options); };
 }

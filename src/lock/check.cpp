@@ -1,6 +1,7 @@
 #include "lock/check.hpp"
 
 #include "git/ref.hpp"
+#include "lock/check_recipe.hpp"
 #include "lock/check_uv.hpp"
 
 #include <set>
@@ -134,9 +135,10 @@ Status refresh_drift(const manifest::Manifest& manifest, const Lock& lock,
 
 } // namespace
 
-Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, const Lock& lock,
-                                            const std::filesystem::path& lock_path, Refresh refresh,
-                                            const ImageResolver& resolve) {
+Result<std::vector<std::string>>
+find_drift(const manifest::Manifest& manifest, const Lock& lock,
+           const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
+           const std::optional<std::filesystem::path>& megatron_repo) {
   Lock expected = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, expected.python));
   std::vector<std::string> out;
@@ -158,6 +160,7 @@ Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, 
   }
   ENVLOCK_TRY_ASSIGN(const json context_now, hash_context_files(manifest));
   context_drift(lock, context_now, out);
+  ENVLOCK_TRY(recipe_drift(manifest, lock, refresh, resolve, megatron_repo, out));
   if (refresh == Refresh::remote_refs) {
     ENVLOCK_TRY(refresh_drift(manifest, lock, resolve, out));
   }

@@ -10,6 +10,7 @@
 #include "util/result.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,11 @@ enum class Refresh { local_only, remote_refs };
 
 // One line per drift, each "drift: FIELD: ...", in the lock's key order (remote drifts last); empty
 // when the lock matches. Fails only when a file or (with refresh) a remote cannot be read.
-Result<std::vector<std::string>> find_drift(const manifest::Manifest& manifest, const Lock& lock,
-                                            const std::filesystem::path& lock_path, Refresh refresh,
-                                            const ImageResolver& resolve);
+// `megatron_repo`: a local clone for reading an upstream recipe of a remote source; without one
+// the recipe's FROM lines of a remote source are not compared.
+Result<std::vector<std::string>>
+find_drift(const manifest::Manifest& manifest, const Lock& lock,
+           const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
+           const std::optional<std::filesystem::path>& megatron_repo = {});
 
 } // namespace envlock::lock

@@ -107,8 +107,8 @@ Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
 }
 
 Result<Lock> resolve_lock(const manifest::Manifest& manifest,
-                          const std::filesystem::path& lock_path, const ImageResolver& resolve) {
-  ENVLOCK_TRY(check_recipe_supported(manifest));
+                          const std::filesystem::path& lock_path, const ImageResolver& resolve,
+                          const std::optional<std::filesystem::path>& megatron_repo) {
   Lock lock = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, lock.python));
   ENVLOCK_TRY_ASSIGN(const nlohmann::json context_files, hash_context_files(manifest));
@@ -135,6 +135,10 @@ Result<Lock> resolve_lock(const manifest::Manifest& manifest,
       return with_prefix(std::move(commit).error(), "sources." + name + ": ");
     }
     pin.commit = std::move(*commit);
+  }
+  ENVLOCK_TRY_ASSIGN(nlohmann::json recipe, resolve_recipe(manifest, lock, resolve, megatron_repo));
+  if (!recipe.is_null()) {
+    lock.extra["recipe"] = std::move(recipe);
   }
   return lock;
 }

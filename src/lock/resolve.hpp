@@ -4,6 +4,7 @@
 // folder, the manifest's own path relative to the lock's folder).
 #pragma once
 
+#include "build/recipe.hpp"
 #include "lock/lock.hpp"
 #include "manifest/manifest.hpp"
 #include "oci/image_ref.hpp"
@@ -12,6 +13,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,15 +37,37 @@ Status hash_python_files(const manifest::Manifest& manifest, Python& python);
 Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
                                     const ImageResolver& resolve);
 
-// The whole lock: manifest_fields, hash_python_files, uv.lock parsed, the base image and every
-// source resolved. Errors name the manifest key: "sources.megatron: ref 'x' not found in URL".
+// The whole lock: manifest_fields, hash_python_files, uv.lock parsed, the base image, every
+// source and the upstream recipe (resolve_recipe) resolved. Errors name the manifest key: "sources.megatron: ref 'x' not found in URL".
+// `megatron_repo` is a local clone for reading an upstream recipe of a remote source.
 Result<Lock> resolve_lock(const manifest::Manifest& manifest,
-                          const std::filesystem::path& lock_path, const ImageResolver& resolve);
+                          const std::filesystem::path& lock_path, const ImageResolver& resolve,
+                          const std::optional<std::filesystem::path>& megatron_repo = {});
 
-// Fails (exit 2) with "build.recipe: the upstream form is not supported by this version of
-// envlock; use 'template' (the default)" when the manifest asks for an upstream recipe, so that
-// no lock silently builds another recipe than the manifest names.
-Status check_recipe_supported(const manifest::Manifest& manifest);
+// The manifest's upstream recipe (upstream, path and target; no sha256 or images), or
+// std::nullopt when it builds from the template.
+std::optional<build::Recipe> manifest_recipe(const manifest::Manifest& manifest);
+
+// The upstream recipe read at the source's locked commit, and what it names.
+struct UpstreamRecipe {
+  build::Recipe recipe; // with its sha256 and images (without digests)
+  std::string text;
+};
+
+// Reads the manifest's upstream recipe from `lock`'s commit of its source (from `repo` when
+// given, else the source's local repository). Fails (exit 2) with "build.recipe: upstream 'X'
+// needs sources.X", like build::megatron_repository, git::read_blob (prefixed "build.recipe: ")
+// and build::recipe_images.
+Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest, const Lock& lock,
+                                            const std::optional<std::filesystem::path>& repo);
+
+// The lock's "recipe": the upstream recipe with every image its FROM lines name resolved for
+// base.platform (build::recipe_to_json), or null for the template recipe. `lock` must have its
+// sources resolved. Fails like read_manifest_recipe, or with the resolver's error prefixed
+// "build.recipe: PATH:LINE: ".
+Result<nlohmann::json> resolve_recipe(const manifest::Manifest& manifest, const Lock& lock,
+                                      const ImageResolver& resolve,
+                                      const std::optional<std::filesystem::path>& repo);
 
 // The files of the manifest's build.context as the lock records them under extra["context"]:
 // [{"path": P, "sha256": H}] in the manifest's order (paths normalised), or null when the manifest

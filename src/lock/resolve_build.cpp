@@ -21,16 +21,6 @@ bool is_inside(const std::string& path) {
 
 } // namespace
 
-Status check_recipe_supported(const manifest::Manifest& manifest) {
-  const auto build = manifest.extra.find("build");
-  if (build != manifest.extra.end() && build->contains("recipe") &&
-      build->at("recipe").is_object()) {
-    return input_error("build.recipe: the upstream form is not supported by this version of "
-                       "envlock; use 'template' (the default)");
-  }
-  return {};
-}
-
 Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest) {
   const auto build = manifest.extra.find("build");
   if (build == manifest.extra.end() || !build->contains("context")) {

@@ -1,6 +1,9 @@
 #include "manifest/formats.hpp"
 #include "manifest/sections.hpp"
 
+#include <algorithm>
+#include <filesystem>
+
 namespace envlock::manifest {
 
 namespace {
@@ -22,6 +25,15 @@ Result<std::map<std::string, std::string>> read_args(const Reader& reader, const
   return args;
 }
 
+// A relative path that stays inside its root: not absolute, no ".." part.
+bool is_relative_inside(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) {
+    return false;
+  }
+  return std::none_of(p.begin(), p.end(), [](const auto& part) { return part == ".."; });
+}
+
 Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
   if (field.value.IsScalar()) {
     ENVLOCK_TRY_ASSIGN(const std::string form, reader.string(field));
@@ -35,8 +47,18 @@ Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
   }
   ENVLOCK_TRY(reader.only_keys(field, {"upstream", "path", "target"}));
   nlohmann::json recipe = nlohmann::json::object();
-  for (const auto& entry : reader.entries(field)) {
-    ENVLOCK_TRY_ASSIGN(recipe[entry.key.Scalar()], reader.non_empty_string(entry));
+  for (const char* key : {"upstream", "path", "target"}) {
+    ENVLOCK_TRY_ASSIGN(const Field entry, reader.require(field, key));
+    ENVLOCK_TRY_ASSIGN(const std::string value, reader.non_empty_string(entry));
+    if (std::string_view(key) == "upstream" && value != "megatron") {
+      return reader.error(entry,
+                          "build.recipe.upstream: the only upstream is 'megatron' (sources.megatron)");
+    }
+    if (std::string_view(key) == "path" && !is_relative_inside(value)) {
+      return reader.error(entry, "build.recipe.path: '" + value +
+                                     "' must be a relative path inside the repository");
+    }
+    recipe[key] = value;
   }
   return recipe;
 }

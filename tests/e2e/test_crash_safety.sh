@@ -1,5 +1,6 @@
 # Crash safety: envlock killed with SIGKILL at random points while it writes the lock, a
-# verification report or a .sqsh leaves the old file or the new one in place, never a torn one.
+# verification report, a .sqsh or a build context tar leaves the old file or the new one in
+# place, never a torn one.
 # Each writer is killed many times at delays spread over its normal run time; the figures ("kill
 # points") say how many kills landed while the process was still running.
 . "$REPO/tests/e2e/lib.sh"
@@ -76,4 +77,19 @@ mkdir -p sq
 "$ENVLOCK" squashfs --oci-layout layout --image sample -o sq/app.sqsh --source-date-epoch 1 >/dev/null 2>&1
 crash_loop sqsh sq/app.sqsh digest_of \
   "$ENVLOCK" squashfs --oci-layout layout --image sample -o sq/app.sqsh --source-date-epoch 2
+
+# ---- the build context tar: written once from lock A (Megatron-LM at v1), then rewritten from
+# lock B (at v2); every survivor must be A's tar or B's, byte for byte.
+# The Dockerfile pins uv by its sha256, so the context needs one in the lock.
+UV_PIN="s/uv: {version: 0.7.2}/uv: {version: 0.7.2, sha256: $(printf uv | digest_of /dev/stdin)}/"
+sed "$UV_PIN; s/ref: v2/ref: v1/" proj/envlock.yaml >proj/ctx-a.yaml
+sed "$UV_PIN; s/ref: v1/ref: v2/" proj/envlock.yaml >proj/ctx-b.yaml
+for v in a b; do
+  "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -f "proj/ctx-$v.yaml" -o "proj/ctx-$v.lock.json" \
+    >/dev/null 2>&1 || { fail "lock $v for the context" "envlock lock failed"; finish; }
+done
+run_cmd c "$ENVLOCK" context --lock proj/ctx-a.lock.json -o ctx.tar
+[ "$c_rc" -eq 0 ] || { fail "context: the tar from lock A" "$c_err"; finish; }
+check_eq "${c_out%%  *}" "$(digest_of ctx.tar)" "context: prints the sha256 of the tar from lock A"
+crash_loop context ctx.tar digest_of "$ENVLOCK" context --lock proj/ctx-b.lock.json -o ctx.tar
 finish

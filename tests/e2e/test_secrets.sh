@@ -2,10 +2,16 @@
 # reads (ENVLOCK_REGISTRY_* variables, ~/.docker/config.json, Enroot's netrc) and against a
 # Bearer-token registry; its standard output, standard error and every file it writes, on
 # success and on failure, are searched for the password, the base64 "user:password" pair, the
-# tokens the token server issued and a token put in a git URL. None may appear.
+# tokens the token server issued and a token put in a git URL. None may appear. This includes
+# `envlock build --push` to the authenticated registry (and a push it refuses), the build log and
+# build-result.json, provenance, keygen, provenance sign and provenance verify; without buildah
+# those runs are left out and the rest still runs.
 . "$REPO/tests/e2e/lib.sh"
-reg_need
-need_tools git sha256sum mksquashfs sqfs2tar grep
+# reg_need without buildah: without it only the build, provenance, sign and verify runs are left out.
+need_tools docker-registry htpasswd openssl umoci skopeo python3 curl git sha256sum mksquashfs \
+  sqfs2tar grep
+[ -x /bin/busybox ] || skip "missing /bin/busybox (busybox-static)"
+[ -f "$REGISTRY_AUTH_FILE" ] || echo '{}' >"$REGISTRY_AUTH_FILE"
 FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
 [ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
 
@@ -79,6 +85,54 @@ run handover "$ENVLOCK" handover --lock proj/envlock.lock.json --squashfs-result
   -o out/handover.md
 check_eq "$r_rc" 0 "handover works"
 
+# ---- build, push, provenance, sign, verify. envlock gives the builder no credentials: buildah
+# finds them itself. With REGISTRY_AUTH_FILE unset it reads ~/.docker/config.json, written above.
+BUILD_FILES=""
+run keygen "$ENVLOCK" keygen -o out/signing.key
+check_eq "$r_rc" 0 "keygen works"
+if command -v buildah >/dev/null 2>&1; then
+  B=(env -u REGISTRY_AUTH_FILE "$ENVLOCK" build -q --template "$REPO/tests/data/build/tiny.mustache"
+    --lock proj/envlock.lock.json --insecure-registry "$REG_AUTH")
+  run build "${B[@]}" --push --result out/build/build-result.json
+  check_eq "$r_rc" 0 "build --push to the auth registry works ($(tail -3 <<<"$r_err"))"
+  check_file out/build/build.log "build: the log is under out/"
+  BUILT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["image"]["digest"])' \
+    out/build/build-result.json 2>/dev/null)
+  check_eq "$BUILT" "$(reg_digest "$REG_AUTH/ml/train:v1" --creds "$REG_USER:$REG_PASSWORD")" \
+    "build: the pushed digest is the registry's"
+  run provenance "$ENVLOCK" provenance --lock proj/envlock.lock.json \
+    --build-result out/build/build-result.json -o out/provenance.json
+  check_eq "$r_rc" 0 "provenance works"
+  run sign "$ENVLOCK" provenance sign --key out/signing.key out/provenance.json \
+    -o out/provenance.dsse.json
+  check_eq "$r_rc" 0 "provenance sign works"
+  run verify-dsse "$ENVLOCK" provenance verify --pub out/signing.key.pub out/provenance.dsse.json \
+    --image-digest "$BUILT"
+  check_eq "$r_rc" 0 "provenance verify works"
+  # A failing push: the base image from the plain registry, the target the auth registry, and
+  # buildah given a wrong password for it (which holds the right one as its prefix).
+  sed "s|base: {image: \"$REG_AUTH/|base: {image: \"$REG_PLAIN/|" proj/envlock.yaml >proj/push.yaml
+  run lock-push "$ENVLOCK" lock "${I[@]}" -f proj/push.yaml -o proj/push.lock.json
+  check_eq "$r_rc" 0 "lock with a plain base image works"
+  printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$REG_AUTH" \
+    "$(printf '%s:%s' "$REG_USER" "$REG_PASSWORD-wrong" | base64 -w0)" >"$WORK/wrong-auth.json"
+  run build-denied env REGISTRY_AUTH_FILE="$WORK/wrong-auth.json" "$ENVLOCK" build -q \
+    --template "$REPO/tests/data/build/tiny.mustache" --lock proj/push.lock.json \
+    --insecure-registry "$REG_AUTH" --insecure-registry "$REG_PLAIN" --push \
+    --result out/build-denied/build-result.json
+  check_eq "$r_rc" 3 "push with refused credentials fails (exit 3)"
+  check_eq "$r_err" \
+    "envlock: error: buildah push failed (exit 125); the log is in $PWD/out/build-denied/build.log" \
+    "push with refused credentials: message"
+  check_contains "$(cat out/build-denied/build.log 2>/dev/null)" \
+    "$REG_AUTH/ml/train: unauthorized: authentication required" \
+    "push with refused credentials: the registry refused them (build.log)"
+  BUILD_FILES="out/build-denied/build.log out/build/build-result.json out/build/build.log "
+  BUILD_FILES+="out/provenance.dsse.json out/provenance.json "
+else
+  echo "SKIP (part): buildah is not installed; build, provenance, sign and verify not run"
+fi
+
 # ---- failures: wrong password, unknown repository, refused token, closed port, TLS without CA,
 # a git URL with a token in it
 run wrong-password env ENVLOCK_REGISTRY_PASSWORD="$REG_PASSWORD-wrong" \
@@ -104,6 +158,8 @@ TOKENS=$(sed -n 's/^ISSUED //p' "$WORK/reg/token.log" | sort -u)
 mapfile -t written < <(find out proj -type f ! -path 'proj/megatron/*' ! -name envlock.yaml \
   ! -name uv.lock ! -name pyproject.toml | sort)
 check_eq "$(( ${#written[@]} >= 8 ))" 1 "the commands wrote files to search (${#written[@]})"
+check_eq "$(printf '%s\n' "${written[@]}" | grep -E '^out/(build|prov)' | tr '\n' ' ')" \
+  "${BUILD_FILES:-}" "the build's log and result, the provenance and its envelope are searched"
 check_ne "$(grep -c '^GET /token' "$WORK/reg/token.log")" 0 "the token server issued tokens"
 for secret in "$REG_PASSWORD" "$PAIR_B64" "$GIT_TOKEN" $TOKENS; do
   check_not_contains "$ALL" "$secret" "no output of $n_runs runs shows '${secret:0:8}...'"

@@ -62,24 +62,48 @@ TEST_CASE("lock: no build.context, nothing recorded") {
   CHECK(lock::hash_context_files(*manifest)->is_null());
 }
 
-TEST_CASE("lock: an upstream recipe is refused, not silently replaced by the template") {
+TEST_CASE("lock: the manifest's upstream recipe, checked where it is written") {
   const util::TempDir dir;
   auto text =
       util::read_file(std::filesystem::path(ENVLOCK_SOURCE_DIR) / "examples/demo/envlock.yaml");
   REQUIRE(text.has_value());
-  const std::string upstream =
-      util::replace_all(*text, "build:\n  args:",
-                        "build:\n  recipe: {upstream: megatron, path: docker/Dockerfile.ci.dev, "
-                        "target: main}\n  args:");
-  auto manifest = manifest::parse_manifest(upstream, dir.path() / "envlock.yaml");
+  const auto with_recipe = [&](const std::string& recipe) {
+    return util::replace_all(*text, "build:\n  args:", "build:\n  recipe: " + recipe + "\n  args:");
+  };
+  auto manifest = manifest::parse_manifest(
+      with_recipe("{upstream: megatron, path: docker/Dockerfile.ci.dev, target: main}"),
+      dir.path() / "envlock.yaml");
   REQUIRE(manifest.has_value());
-  const auto status = lock::check_recipe_supported(*manifest);
-  REQUIRE(!status.has_value());
-  CHECK(status.error().message == "build.recipe: the upstream form is not supported by this "
-                                  "version of envlock; use 'template' (the default)");
+  const auto recipe = lock::manifest_recipe(*manifest);
+  REQUIRE(recipe.has_value());
+  CHECK(recipe->upstream == "megatron");
+  CHECK(recipe->path == "docker/Dockerfile.ci.dev");
+  CHECK(recipe->target == "main");
+
   auto plain = manifest::parse_manifest(*text, dir.path() / "envlock.yaml");
   REQUIRE(plain.has_value());
-  CHECK(lock::check_recipe_supported(*plain).has_value());
+  CHECK_FALSE(lock::manifest_recipe(*plain).has_value());
+
+  auto other = manifest::parse_manifest(
+      with_recipe("{upstream: nemo, path: Dockerfile, target: main}"), dir.path() / "envlock.yaml");
+  REQUIRE_FALSE(other.has_value());
+  CAPTURE(other.error().message);
+  CHECK(other.error().message.find(
+            "envlock.yaml:31:22: build.recipe.upstream: the only upstream is 'megatron' "
+            "(sources.megatron)\n") != std::string::npos);
+  auto outside = manifest::parse_manifest(
+      with_recipe("{upstream: megatron, path: ../Dockerfile, target: main}"),
+      dir.path() / "envlock.yaml");
+  REQUIRE_FALSE(outside.has_value());
+  CAPTURE(outside.error().message);
+  CHECK(outside.error().message.find(
+            "envlock.yaml:31:38: build.recipe.path: '../Dockerfile' must be a relative path "
+            "inside the repository\n") != std::string::npos);
+  auto no_target = manifest::parse_manifest(with_recipe("{upstream: megatron, path: Dockerfile}"),
+                                            dir.path() / "envlock.yaml");
+  REQUIRE_FALSE(no_target.has_value());
+  CAPTURE(no_target.error().message);
+  CHECK(no_target.error().message.find("target") != std::string::npos);
 }
 
 TEST_SUITE_END();
