@@ -2,6 +2,7 @@
 
 #include "util/strings.hpp"
 
+#include <cctype>
 #include <sstream>
 
 namespace envlock::build {
@@ -32,11 +33,124 @@ bool is_operator_char(char c) {
   return c == '&' || c == '|' || c == ';';
 }
 
+struct HeredocMarker {
+  std::string word; // the terminator
+  bool strip_tabs = false;
+};
+
+// The words of `text` split at unquoted blanks, quotes kept.
+std::vector<std::string> raw_words(std::string_view text) {
+  std::vector<std::string> out;
+  std::string word;
+  char quote = 0;
+  for (const char c : text) {
+    if (quote == 0 && (c == ' ' || c == '\t' || c == '\r')) {
+      if (!word.empty()) {
+        out.push_back(std::move(word));
+        word.clear();
+      }
+      continue;
+    }
+    if (quote == 0 && (c == '"' || c == '\'')) {
+      quote = c;
+    } else if (c == quote) {
+      quote = 0;
+    }
+    word += c;
+  }
+  if (!word.empty()) {
+    out.push_back(std::move(word));
+  }
+  return out;
+}
+
+// The heredoc markers of an instruction's arguments, in order. As BuildKit reads them, a marker
+// is a whole word: `<<EOF`, `<<-EOF` (leading tabs stripped), `<<"EOF"` or `<<'EOF'`, after an
+// optional file descriptor (`3<<EOF`); `$((1<<3))`, `cat<<EOF` and `<<<word` are not markers.
+std::vector<HeredocMarker> heredoc_markers(std::string_view text) {
+  std::vector<HeredocMarker> out;
+  for (const auto& word : raw_words(text)) {
+    std::string_view rest = word;
+    while (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest.front())) != 0) {
+      rest.remove_prefix(1);
+    }
+    if (!rest.starts_with("<<")) {
+      continue;
+    }
+    rest.remove_prefix(2);
+    HeredocMarker marker;
+    if (rest.starts_with('-')) {
+      marker.strip_tabs = true;
+      rest.remove_prefix(1);
+    }
+    if (rest.find('<') != std::string_view::npos) {
+      continue;
+    }
+    for (const char c : rest) {
+      if (c != '"' && c != '\'') {
+        marker.word += c;
+      }
+    }
+    if (!marker.word.empty()) {
+      out.push_back(std::move(marker));
+    }
+  }
+  return out;
+}
+
+// Whether BuildKit reads heredocs for `keyword`.
+bool takes_heredocs(std::string_view keyword) {
+  return keyword == "RUN" || keyword == "COPY" || keyword == "ADD";
+}
+
+// Reads the body of each heredoc of `instruction` from the lines after `i`, up to its terminator
+// (or the end of the file), into instruction.script; `i` ends on the last line read.
+void read_heredocs(const std::vector<std::string>& lines, std::size_t& i,
+                   Instruction& instruction) {
+  for (const auto& marker : heredoc_markers(instruction.arguments)) {
+    std::string pending;
+    int pending_line = 0;
+    while (i + 1 < lines.size()) {
+      std::string_view body = lines[++i];
+      if (!body.empty() && body.back() == '\r') {
+        body.remove_suffix(1);
+      }
+      while (marker.strip_tabs && body.starts_with('\t')) {
+        body.remove_prefix(1);
+      }
+      if (body == marker.word) {
+        break;
+      }
+      if (pending.empty() && (util::trim(body).empty() || is_comment(body))) {
+        continue;
+      }
+      std::string text(body);
+      const bool more = strip_continuation(text);
+      if (pending.empty()) {
+        pending_line = static_cast<int>(i) + 1;
+      }
+      const auto part = util::trim(text);
+      pending += pending.empty() || part.empty() ? "" : " ";
+      pending += part;
+      if (!more) {
+        instruction.script.push_back(ScriptLine{pending_line, std::move(pending)});
+        pending.clear();
+      }
+    }
+    if (!pending.empty()) {
+      instruction.script.push_back(ScriptLine{pending_line, std::move(pending)});
+    }
+  }
+}
+
 } // namespace
 
 std::vector<Instruction> parse_dockerfile(std::string_view text) {
   std::vector<Instruction> out;
-  const auto lines = util::split(text, '\n');
+  auto lines = util::split(text, '\n');
+  if (!lines.empty() && lines.back().empty()) {
+    lines.pop_back(); // what follows the final newline is not a line
+  }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string line = lines[i];
     if (util::trim(line).empty() || is_comment(line)) {
@@ -63,6 +177,10 @@ std::vector<Instruction> parse_dockerfile(std::string_view text) {
     }
     instruction.arguments =
         space == std::string::npos ? "" : std::string(util::trim(trimmed.substr(space)));
+    if (takes_heredocs(instruction.keyword)) {
+      read_heredocs(lines, i, instruction);
+    }
+    instruction.end_line = static_cast<int>(i) + 1;
     out.push_back(std::move(instruction));
   }
   return out;
@@ -89,6 +207,11 @@ std::vector<std::vector<std::string>> shell_commands(std::string_view command_li
         word += command_line[++i];
       } else {
         word += c;
+      }
+    } else if (c == '#' && !in_word) {
+      end_word(); // a comment, to the end of the line
+      while (i + 1 < command_line.size() && command_line[i + 1] != '\n') {
+        ++i;
       }
     } else if (c == '\'' || c == '"') {
       quote = c;

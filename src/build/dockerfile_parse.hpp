@@ -1,6 +1,7 @@
 // Reading a Dockerfile into instructions, for lint and the upstream recipe: continuation lines
 // (a trailing backslash) are joined, comments and blank lines dropped, each instruction keeps the
-// line it starts on. Parser directives, the `escape` directive and heredocs are not interpreted.
+// lines it spans. Heredocs (`RUN bash <<"EOF"` ... `EOF`) are read as the instruction's script.
+// Parser directives and the `escape` directive are not interpreted.
 #pragma once
 
 #include <string>
@@ -9,10 +10,19 @@
 
 namespace envlock::build {
 
+// One logical line of a heredoc body: continuation lines joined, with the line it starts on.
+struct ScriptLine {
+  int line = 0;
+  std::string text;
+  bool operator==(const ScriptLine&) const = default;
+};
+
 struct Instruction {
-  int line = 0;          // 1-based line of the keyword
-  std::string keyword;   // upper case: FROM, RUN, ARG, ...
-  std::string arguments; // the rest, continuation lines joined by a space, trimmed
+  int line = 0;                   // 1-based line of the keyword
+  int end_line = 0;               // its last line, continuation lines and heredoc bodies included
+  std::string keyword;            // upper case: FROM, RUN, ARG, ...
+  std::string arguments;          // the rest, continuation lines joined by a space, trimmed
+  std::vector<ScriptLine> script; // the lines of its heredoc bodies, without comments and blanks
 };
 
 // The instructions of `text`, in order.
