@@ -1,8 +1,8 @@
 // predicate.buildDefinition.resolvedDependencies: every input of the build, pinned by digest.
 // Names follow the lock's field names for pinned references and file names for files.
+#include "build/recipe.hpp"
 #include "git/location.hpp"
 #include "provenance/statement.hpp"
-#include "util/base64.hpp"
 #include "util/json.hpp"
 
 #include <filesystem>
@@ -46,21 +46,31 @@ void add_sources(const std::map<std::string, lock::GitPin>& sources, json& out) 
   }
 }
 
-// The lock's `recipe` section, when it has one: its sha256 as the digest when it records one,
-// else the section itself as the content; the whole section as annotations.
-void add_recipe(const json& extra, json& out) {
-  const auto found = extra.find("recipe");
-  if (found == extra.end() || !found->is_object()) {
+// The upstream recipe, when the lock has one: the Dockerfile by its sha256 (where it comes from
+// in the annotations), then each image its FROM lines name, by digest.
+void add_recipe(const lock::Lock& lock, json& out) {
+  const auto recipe = build::lock_recipe(lock, "lock");
+  if (!recipe || !recipe->has_value()) {
     return;
   }
-  json recipe = {{"name", "recipe"}, {"annotations", *found}};
-  const auto sha = found->find("sha256");
-  if (sha != found->end() && sha->is_string()) {
-    recipe["digest"] = {{"sha256", sha->get<std::string>()}};
-  } else {
-    recipe["content"] = util::base64_encode(util::canonical_json(*found));
+  const build::Recipe& r = **recipe;
+  json annotations = {{"upstream", r.upstream}, {"path", r.path}, {"target", r.target}};
+  if (const auto pin = lock.sources.find(r.upstream); pin != lock.sources.end()) {
+    annotations["gitCommit"] = pin->second.commit;
   }
-  out.push_back(std::move(recipe));
+  out.push_back({{"name", "recipe"},
+                 {"digest", {{"sha256", r.sha256}}},
+                 {"annotations", std::move(annotations)}});
+  for (const auto& image : r.images) {
+    json dependency = {{"name", "recipe.images[" + r.path + ":" + std::to_string(image.line) + "]"},
+                       {"uri", "docker://" + image.image},
+                       {"digest", digest_set(image.digest)},
+                       {"annotations", {{"from", image.written}}}};
+    if (!image.platform_digest.empty() && image.platform_digest != image.digest) {
+      dependency["annotations"]["platform_digest"] = image.platform_digest;
+    }
+    out.push_back(std::move(dependency));
+  }
 }
 
 json file(const std::string& name, const std::string& sha256) {
@@ -81,7 +91,7 @@ json resolved_dependencies(const ProvenanceInputs& inputs) {
   json out = json::array();
   add_base_image(lock.base_image, out);
   add_sources(lock.sources, out);
-  add_recipe(lock.extra, out);
+  add_recipe(lock, out);
   out.push_back(file(lock.python.uv_lock.path, lock.python.uv_lock.sha256));
   out.push_back(
       file(in_project(lock.python.project, "pyproject.toml"), lock.python.pyproject_sha256));

@@ -1,0 +1,167 @@
+#include "../testutil.hpp"
+#include "build/context_plan.hpp"
+#include "build/recipe.hpp"
+#include "build/render.hpp"
+#include "context_fixture.hpp"
+#include "lock/lock.hpp"
+#include "util/sha256.hpp"
+
+#include <algorithm>
+#include <doctest/doctest.h>
+#include <string>
+
+using namespace envlock;
+
+namespace {
+
+// An upstream-style recipe: a global ARG naming the base image, a continued FROM with a platform
+// flag, a stage built on an earlier one, scratch.
+const std::string k_recipe = "# syntax=docker/dockerfile:1\n"
+                             "ARG FROM_IMAGE_NAME=registry.invalid/nvidia/pytorch:26.06-py3\n"
+                             "ARG TOOLS=registry.invalid/tools:1\n"
+                             "FROM ${FROM_IMAGE_NAME} AS main\n"
+                             "RUN echo main\n"
+                             "FROM --platform=linux/amd64 \\\n"
+                             "    $TOOLS AS tools\n"
+                             "FROM main AS jet\n"
+                             "FROM scratch AS empty\n";
+
+const std::string k_digest_a = "sha256:" + std::string(64, 'a');
+const std::string k_digest_b = "sha256:" + std::string(64, 'b');
+
+build::Recipe spec(std::string target = "main") {
+  return build::Recipe{"megatron", "docker/Dockerfile.ci.dev", std::move(target), "", {}};
+}
+
+build::Recipe pinned_recipe() {
+  build::Recipe recipe = spec();
+  recipe.sha256 = util::sha256_hex(k_recipe);
+  recipe.images = {
+      {4, "${FROM_IMAGE_NAME}", "registry.invalid/nvidia/pytorch:26.06-py3", k_digest_a, ""},
+      {6, "$TOOLS", "registry.invalid/tools:1", k_digest_b, ""}};
+  return recipe;
+}
+
+} // namespace
+
+TEST_SUITE_BEGIN("recipe");
+
+TEST_CASE("recipe_images: every FROM naming an image, with ARG defaults and build.args") {
+  auto images = build::recipe_images(k_recipe, spec(), {});
+  REQUIRE(images.has_value());
+  REQUIRE(images->size() == 2);
+  CHECK((*images)[0] == build::RecipeImage{4, "${FROM_IMAGE_NAME}",
+                                           "registry.invalid/nvidia/pytorch:26.06-py3", "", ""});
+  CHECK((*images)[1] == build::RecipeImage{6, "$TOOLS", "registry.invalid/tools:1", "", ""});
+
+  auto overridden = build::recipe_images(
+      k_recipe, spec(), {{"FROM_IMAGE_NAME", "registry.invalid/base:2"}, {"UNUSED", "x"}});
+  REQUIRE(overridden.has_value());
+  CHECK((*overridden)[0].image == "registry.invalid/base:2");
+}
+
+TEST_CASE("recipe_images: an argument without a value, a target that is no stage") {
+  const std::string no_default = "ARG FROM_IMAGE_NAME\nFROM ${FROM_IMAGE_NAME} AS main\n";
+  auto missing = build::recipe_images(no_default, spec(), {});
+  REQUIRE_FALSE(missing.has_value());
+  CHECK(missing.error().code == ExitCode::usage);
+  CHECK(missing.error().message ==
+        "build.recipe: docker/Dockerfile.ci.dev:2: FROM ${FROM_IMAGE_NAME}: build argument "
+        "FROM_IMAGE_NAME has no value; give it a default in the recipe or set "
+        "build.args.FROM_IMAGE_NAME");
+  CHECK(build::recipe_images(no_default, spec(), {{"FROM_IMAGE_NAME", "x:1"}}).has_value());
+
+  auto target = build::recipe_images(k_recipe, spec("dev"), {});
+  REQUIRE_FALSE(target.has_value());
+  CHECK(target.error().message == "build.recipe.target: 'dev' is not a stage of "
+                                  "docker/Dockerfile.ci.dev (its stages: main, tools, jet, empty)");
+  CHECK(build::recipe_images(k_recipe, spec("JET"), {}).has_value());
+}
+
+TEST_CASE("pin_recipe: FROM lines pinned by digest, every other line kept in place") {
+  auto pinned = build::pin_recipe(k_recipe, pinned_recipe(), "envlock.lock.json");
+  REQUIRE(pinned.has_value());
+  CHECK(*pinned == "# syntax=docker/dockerfile:1\n"
+                   "ARG FROM_IMAGE_NAME=registry.invalid/nvidia/pytorch:26.06-py3\n"
+                   "ARG TOOLS=registry.invalid/tools:1\n"
+                   "FROM registry.invalid/nvidia/pytorch@" +
+                       k_digest_a +
+                       " AS main\n"
+                       "RUN echo main\n"
+                       "FROM --platform=linux/amd64 registry.invalid/tools@" +
+                       k_digest_b +
+                       " AS tools\n"
+                       "\n"
+                       "FROM main AS jet\n"
+                       "FROM scratch AS empty\n");
+
+  build::Recipe moved = pinned_recipe();
+  moved.images[1].line = 5;
+  auto wrong = build::pin_recipe(k_recipe, moved, "envlock.lock.json");
+  REQUIRE_FALSE(wrong.has_value());
+  CHECK(wrong.error().message ==
+        "envlock.lock.json: recipe: line 5 of docker/Dockerfile.ci.dev is not a FROM of $TOOLS");
+}
+
+TEST_CASE("lock_recipe: the lock's recipe round-trips; the template form has none") {
+  lock::Lock lock;
+  CHECK_FALSE(build::lock_recipe(lock, "l.json")->has_value());
+  lock.extra["recipe"] = build::recipe_to_json(pinned_recipe());
+  auto back = build::lock_recipe(lock, "l.json");
+  REQUIRE(back.has_value());
+  REQUIRE(back->has_value());
+  CHECK(**back == pinned_recipe());
+  lock.extra["recipe"]["images"][0].erase("digest");
+  auto bad = build::lock_recipe(lock, "l.json");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().message ==
+        "l.json: recipe: images: each needs line, from, image, digest and platform_digest");
+}
+
+TEST_CASE("render: the upstream template puts the directives first, then the pinned recipe") {
+  auto lock = lock::read_lock(test::data_path("render/good_lock.json"));
+  REQUIRE(lock.has_value());
+  lock->extra["recipe"] = build::recipe_to_json(pinned_recipe());
+  auto tmpl = build::default_template(build::RecipeKind::upstream);
+  REQUIRE(tmpl.has_value());
+  auto out = build::render_dockerfile(*lock, "l.json", *tmpl, build::Verifier::include, k_recipe);
+  REQUIRE_MESSAGE(out.has_value(), (out ? "" : out.error().message));
+  CHECK(out->starts_with("# syntax=docker/dockerfile:1\n# Generated by `envlock render`"));
+  CHECK(out->find("FROM registry.invalid/nvidia/pytorch@" + k_digest_a + " AS main\n") !=
+        std::string::npos);
+  CHECK(out->find("FROM main AS envlock-code\nCOPY . /opt/megatron-lm/\n") != std::string::npos);
+  CHECK(out->find("COPY .envlock/envlock-verify /usr/local/bin/envlock-verify\n") !=
+        std::string::npos);
+  CHECK(out->find("${FROM_IMAGE_NAME} AS") == std::string::npos);
+  // Without the recipe's text there is nothing to render.
+  auto none = build::render_dockerfile(*lock, "l.json", *tmpl, build::Verifier::omit, {});
+  REQUIRE_FALSE(none.has_value());
+  CHECK(none.error().message == "l.json: the upstream recipe's text is needed to render it");
+}
+
+TEST_CASE("context: with an upstream recipe the tree is at the root, the project's files win") {
+  test::ContextFixture f;
+  const auto plain = build::plan_context(f.lock, f.lock_path, "FROM x\n", {});
+  REQUIRE(plain.has_value());
+  CHECK(plain->dockerfile == "Dockerfile");
+  f.lock.extra["recipe"] = build::recipe_to_json(pinned_recipe());
+  const auto plan = build::plan_context(f.lock, f.lock_path, "FROM y\n", {});
+  REQUIRE_MESSAGE(plan.has_value(), (plan ? "" : plan.error().message));
+  CHECK(plan->dockerfile == ".envlock/Dockerfile");
+  const auto find = [&](const std::string& path) {
+    return std::find_if(plan->entries.begin(), plan->entries.end(),
+                        [&](const build::ContextEntry& e) { return e.path == path; });
+  };
+  REQUIRE(find(".envlock/Dockerfile") != plan->entries.end());
+  CHECK(find(".envlock/Dockerfile")->data == "FROM y\n");
+  REQUIRE(find("uv.lock") != plan->entries.end());
+  CHECK(find("uv.lock")->blob.empty()); // the project's file, not the tree's blob
+  CHECK(find("megatron-lm") == plan->entries.end());
+  for (const auto& entry : plain->entries) {
+    if (entry.path.starts_with("megatron-lm/")) {
+      CHECK(find(entry.path.substr(12)) != plan->entries.end());
+    }
+  }
+}
+
+TEST_SUITE_END();
