@@ -1,0 +1,175 @@
+# The upstream recipe (build.recipe: {upstream: megatron, path, target}): a Megatron-LM-like git
+# repository holds an upstream-style docker/Dockerfile.ci.dev whose FROM lines name images through
+# ARG defaults. `envlock lock` must pin each to the digest skopeo reports and record the recipe's
+# sha256; `render` must rewrite those FROM lines; a real buildah build of the recipe plus the final
+# stage must carry the training code, the project's uv.lock and the locked build arguments, give
+# the same digest twice, and its provenance must name the recipe and its images. Drift (a changed
+# build argument, a moved tag) and bad recipes are reported word for word.
+. "$REPO/tests/e2e/lib.sh"
+reg_need
+need_tools git tar sha256sum python3
+
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d"+sys.argv[2]))' "$@"; }
+# layer_file IMAGE PATH: the bytes of PATH in the last layer of docker://IMAGE that holds it;
+# "absent" when no layer does. Every layer is listed, so a PATH/ folder counts too.
+layer_file() {
+  rm -rf img-out && skopeo copy -q --src-tls-verify=false "docker://$1" oci:img-out:x >/dev/null &&
+    python3 - "$2" <<'PY'
+import json, sys, tarfile
+want = sys.argv[1].lstrip("/")
+idx = json.load(open("img-out/index.json"))
+def blob(d): return "img-out/blobs/" + d.replace(":", "/")
+man = json.load(open(blob(idx["manifests"][0]["digest"])))
+found = None
+for layer in man["layers"]:
+    with tarfile.open(blob(layer["digest"])) as t:
+        for m in t.getmembers():
+            name = m.name.lstrip("./")
+            if name == want and m.isfile():
+                found = t.extractfile(m).read().decode()
+            elif name.startswith(want + "/") or name == want:
+                found = found if found is not None else "(folder)"
+print("absent" if found is None else found, end="")
+PY
+}
+
+reg_start_plain || skip "docker-registry did not start"
+reg_make_image base amd64 >/dev/null && reg_push base "$REG_PLAIN/nvidia/pytorch:26.06-py3" &&
+  reg_make_image tools amd64 >/dev/null && reg_push tools "$REG_PLAIN/tools/yq:4" ||
+  skip "could not build and push the test images with umoci and skopeo"
+D_BASE=$(reg_digest "$REG_PLAIN/nvidia/pytorch:26.06-py3")
+D_TOOLS=$(reg_digest "$REG_PLAIN/tools/yq:4")
+
+mkdir -p proj
+cp "$REPO"/examples/demo/{pyproject.toml,uv.lock} proj/
+git_make_repo proj/megatron-lm
+mkdir -p proj/megatron-lm/docker proj/megatron-lm/megatron/core
+cat > proj/megatron-lm/docker/Dockerfile.ci.dev <<DOCKERFILE
+# An upstream-style recipe written for envlock's tests: the base image comes from an ARG default.
+ARG FROM_IMAGE_NAME=$REG_PLAIN/nvidia/pytorch:26.06-py3
+ARG TOOLS_IMAGE=$REG_PLAIN/tools/yq:4
+
+FROM \$TOOLS_IMAGE AS tools
+
+FROM \${FROM_IMAGE_NAME} AS main
+ARG IMAGE_TYPE=dev
+COPY README.md pyproject.toml uv.lock /workspace/
+COPY megatron/core/__init__.py /workspace/megatron/core/
+COPY --from=tools /etc/envlock-test /opt/tools-marker
+RUN echo "\$IMAGE_TYPE" > /workspace/image-type
+
+FROM main AS jet
+RUN echo jet > /jet
+DOCKERFILE
+echo '# upstream uv.lock, replaced by the project one' > proj/megatron-lm/uv.lock
+echo '[project]' > proj/megatron-lm/pyproject.toml
+echo '__version__ = "0.19.0"' > proj/megatron-lm/megatron/core/__init__.py
+git_env git -C proj/megatron-lm add -A && git_env git -C proj/megatron-lm commit -q -m recipe &&
+  git_env git -C proj/megatron-lm tag -f v3 >/dev/null
+COMMIT=$(git_commit_id proj/megatron-lm v3)
+RECIPE_SHA=$(git -C proj/megatron-lm show "$COMMIT:docker/Dockerfile.ci.dev" | sha256sum | cut -d' ' -f1)
+MANIFEST=$PWD/proj/envlock.yaml
+write_manifest() { # IMAGE_TYPE [EXTRA BUILD ARG LINE]
+  cat > "$MANIFEST" <<YAML
+envlock: 1
+image: {name: ml/train, tag: v1, repository: $REG_PLAIN/ml/train}
+base: {image: "$REG_PLAIN/nvidia/pytorch:26.06-py3"}
+sources:
+  megatron: {git: megatron-lm, ref: v3}
+python:
+  uv: {version: 0.7.2, sha256: $(printf uv | sha256sum | cut -d' ' -f1)}
+build:
+  recipe: {upstream: megatron, path: docker/Dockerfile.ci.dev, target: main}
+  args:
+    IMAGE_TYPE: $1
+${2:-}
+enroot: {source_date_epoch: 1700000000}
+YAML
+}
+write_manifest lts
+cd proj
+
+# ---- lock: the recipe's sha256, each FROM image by the digest skopeo reports
+run_cmd l "$ENVLOCK" lock --insecure-registry "$REG_PLAIN"
+check_eq "$l_rc" 0 "lock: exit 0 ($l_err)"
+check_contains "$l_out" "  recipe docker/Dockerfile.ci.dev (target main): 2 images pinned" "lock: says what it pinned"
+check_eq "$(json envlock.lock.json '["recipe"]["sha256"]')" "$RECIPE_SHA" "lock: recipe sha256 == git show | sha256sum"
+check_eq "$(json envlock.lock.json '["recipe"]["images"][0]["line"]'):$(json envlock.lock.json '["recipe"]["images"][0]["image"]')" \
+  "5:$REG_PLAIN/tools/yq:4" "lock: first image, from ARG TOOLS_IMAGE, line 5"
+check_eq "$(json envlock.lock.json '["recipe"]["images"][0]["digest"]')" "$D_TOOLS" "lock: tools digest == skopeo"
+check_eq "$(json envlock.lock.json '["recipe"]["images"][1]["from"]')" '${FROM_IMAGE_NAME}' "lock: second image as written"
+check_eq "$(json envlock.lock.json '["recipe"]["images"][1]["digest"]')" "$D_BASE" "lock: base digest == skopeo"
+check_eq "$(json envlock.lock.json '["recipe"]["images"].__len__()')" "2" "lock: 'FROM main' is a stage, not an image"
+cp envlock.lock.json first.lock.json
+"$ENVLOCK" lock --insecure-registry "$REG_PLAIN" >/dev/null
+cmp -s envlock.lock.json first.lock.json && ok "lock: twice, identical bytes" || fail "lock: twice, identical bytes" "differ"
+
+# ---- render: FROM lines pinned, the recipe otherwise as written, the final stage after it
+run_cmd r "$ENVLOCK" render -o recipe.Dockerfile
+check_eq "$r_rc" 0 "render: exit 0 ($r_err)"
+dockerfile=$(cat recipe.Dockerfile)
+check_contains "$dockerfile" "FROM $REG_PLAIN/tools/yq@$D_TOOLS AS tools" "render: tools FROM pinned"
+check_contains "$dockerfile" "FROM $REG_PLAIN/nvidia/pytorch@$D_BASE AS main" "render: main FROM pinned"
+check_contains "$dockerfile" "COPY --from=tools /etc/envlock-test /opt/tools-marker" "render: the rest as written"
+check_contains "$dockerfile" "FROM main AS envlock" "render: the final stage builds on the target"
+check_eq "$(grep -c '^FROM .*\$' recipe.Dockerfile)" "0" "render: no FROM names a variable"
+run_cmd li "$ENVLOCK" lint recipe.Dockerfile
+check_eq "$li_rc:$li_out" "0:recipe.Dockerfile: 0 errors, 0 warnings" "lint: the rendered recipe passes"
+
+# ---- build: buildah, pushed, twice
+IMAGE=$REG_PLAIN/ml/train
+run_cmd b1 "$ENVLOCK" build -q --push --insecure-registry "$REG_PLAIN" --result r1/build-result.json
+check_eq "$b1_rc" 0 "build: exit 0 ($(tail -5 r1/build.log 2>/dev/null))"
+SKOPEO=$(reg_digest "$IMAGE:v1")
+check_eq "$(json r1/build-result.json '["image"]["digest"]')" "$SKOPEO" "build: digest == skopeo inspect"
+check_eq "$(json r1/build-result.json '["build_args"]')" "{'IMAGE_TYPE': 'lts'}" "build: locked build args recorded"
+check_eq "$(layer_file "$IMAGE@$SKOPEO" workspace/image-type)" "lts" "image: the locked build argument reached the recipe"
+check_eq "$(layer_file "$IMAGE@$SKOPEO" workspace/uv.lock)" "$(cat uv.lock)" "image: the project's uv.lock, not the tree's"
+check_eq "$(layer_file "$IMAGE@$SKOPEO" opt/megatron-lm/megatron/core/__init__.py)" '__version__ = "0.19.0"' \
+  "image: the training code of the commit"
+check_eq "$(layer_file "$IMAGE@$SKOPEO" opt/megatron-lm/.envlock-commit)" "$COMMIT" "image: the commit"
+check_eq "$(layer_file "$IMAGE@$SKOPEO" opt/megatron-lm/.envlock)" "absent" "image: no .envlock/ folder"
+check_eq "$(layer_file "$IMAGE@$SKOPEO" opt/tools-marker)" "envlock test image tools" "image: the tools stage's file"
+check_eq "$(layer_file "$IMAGE@$SKOPEO" jet)" "absent" "image: stages after the target are not built into it"
+run_cmd b2 "$ENVLOCK" build -q --push --insecure-registry "$REG_PLAIN" --result r2/build-result.json
+check_eq "$b2_rc" 0 "second build: exit 0"
+check_eq "$(json r2/build-result.json '["image"]["digest"]')" "$SKOPEO" "second build: same image digest"
+check_eq "$(json r2/build-result.json '["context_sha256"]')" "$(json r1/build-result.json '["context_sha256"]')" \
+  "second build: same context sha256"
+
+# ---- provenance: the recipe and its images among the resolved dependencies
+run_cmd p "$ENVLOCK" provenance --build-result r1/build-result.json -o provenance.json
+check_eq "$p_rc" 0 "provenance: exit 0 ($p_err)"
+check_eq "$(json provenance.json '["subject"][0]["digest"]["sha256"]')" "${SKOPEO#sha256:}" "provenance: subject == skopeo digest"
+deps=$(json provenance.json '["predicate"]["buildDefinition"]["resolvedDependencies"]')
+check_contains "$deps" "'digest': {'sha256': '$RECIPE_SHA'}, 'name': 'recipe'" "provenance: the recipe by sha256"
+check_contains "$deps" "'name': 'recipe.images[docker/Dockerfile.ci.dev:7]', 'uri': 'docker://$REG_PLAIN/nvidia/pytorch:26.06-py3'" \
+  "provenance: the base image of the recipe"
+
+# ---- drift: a build argument that changes a FROM; a moved tag
+write_manifest lts "    FROM_IMAGE_NAME: $REG_PLAIN/tools/yq:4"
+run_cmd k "$ENVLOCK" lock --check
+check_eq "$k_rc" 1 "drift: changed FROM_IMAGE_NAME: exit 1"
+check_contains "$k_out" "drift: recipe.images[docker/Dockerfile.ci.dev:7].image: lock has $REG_PLAIN/nvidia/pytorch:26.06-py3, manifest gives $REG_PLAIN/tools/yq:4" \
+  "drift: changed FROM_IMAGE_NAME: named"
+write_manifest lts
+run_cmd k0 "$ENVLOCK" lock --check
+check_eq "$k0_rc" 0 "drift: back to the locked manifest: exit 0 ($k0_out)"
+reg_push tools "$REG_PLAIN/nvidia/pytorch:26.06-py3"
+run_cmd kr "$ENVLOCK" lock --check --refresh --insecure-registry "$REG_PLAIN"
+check_eq "$kr_rc" 1 "drift: moved tag: exit 1"
+check_contains "$kr_out" "drift: recipe.images[docker/Dockerfile.ci.dev:7].digest: $REG_PLAIN/nvidia/pytorch:26.06-py3 moved from $D_BASE to $D_TOOLS" \
+  "drift: moved tag: named"
+
+# ---- bad recipes, word for word; nothing written
+sed -i 's|target: main|target: dev|' envlock.yaml
+run_cmd t "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o bad.lock.json
+check_eq "$t_rc:$t_err" "2:envlock: error: build.recipe.target: 'dev' is not a stage of docker/Dockerfile.ci.dev (its stages: tools, main, jet)" \
+  "error: a target that is no stage"
+sed -i 's|target: dev|target: main|; s|path: docker/Dockerfile.ci.dev|path: docker/Dockerfile.gone|' envlock.yaml
+run_cmd g "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o bad.lock.json
+check_eq "$g_rc" 2 "error: a recipe missing at the commit: exit 2"
+check_contains "$g_err" "envlock: error: build.recipe: docker/Dockerfile.gone not found at commit $COMMIT" \
+  "error: a recipe missing at the commit: message"
+[ ! -e bad.lock.json ] && ok "errors: no lock written" || fail "errors: no lock written" "bad.lock.json exists"
+finish
