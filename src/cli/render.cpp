@@ -15,6 +15,7 @@ struct RenderOptions {
   std::string output;        // empty: standard output
   std::string template_path; // empty: the default template
   bool with_verifier = false;
+  std::string megatron_repo; // empty: sources.megatron.git when it is a local path
 };
 
 Result<ExitCode> run_render(const RenderOptions& options) {
@@ -24,6 +25,9 @@ Result<ExitCode> run_render(const RenderOptions& options) {
     request.template_path = options.template_path;
   }
   request.verifier = options.with_verifier ? build::Verifier::include : build::Verifier::omit;
+  if (!options.megatron_repo.empty()) {
+    request.megatron_repo = options.megatron_repo;
+  }
   ENVLOCK_TRY_ASSIGN(const std::string dockerfile, build::render_file(request));
   if (options.output.empty()) {
     std::cout << dockerfile << std::flush;
@@ -42,9 +46,13 @@ Runner setup(CLI::App& app) {
   app.add_option("-o,--output", options->output,
                  "Write the Dockerfile to this file (atomically) instead of standard output");
   app.add_option("--template", options->template_path,
-                 "A Mustache template to render instead of templates/Dockerfile.mustache");
+                 "A Mustache template to render instead of the default (templates/"
+                 "Dockerfile.mustache, or Dockerfile.upstream.mustache for an upstream recipe)");
   app.add_flag("--with-verifier", options->with_verifier,
                "Also copy envlock-verify and the lock into the image (from the build context)");
+  app.add_option("--megatron-repo", options->megatron_repo,
+                 "A local clone holding sources.megatron's commit, to read an upstream recipe of a "
+                 "remote repository");
   return [options] { return run_render(*options); };
 }
 

@@ -75,7 +75,7 @@ envlock: 1
 image: {name: ml/train, tag: v1, repository: $REG_PLAIN/ml/train}
 base: {image: "$REG_PLAIN/nvidia/pytorch:26.06-py3"}
 sources:
-  megatron: {git: megatron-lm, ref: v3}
+  megatron: {git: ${GIT_LOCATION:-megatron-lm}, ref: v3}
 python:
   uv: {version: 0.7.2, sha256: $(printf uv | sha256sum | cut -d' ' -f1)}
 build:
@@ -172,4 +172,20 @@ check_eq "$g_rc" 2 "error: a recipe missing at the commit: exit 2"
 check_contains "$g_err" "envlock: error: build.recipe: docker/Dockerfile.gone not found at commit $COMMIT" \
   "error: a recipe missing at the commit: message"
 [ ! -e bad.lock.json ] && ok "errors: no lock written" || fail "errors: no lock written" "bad.lock.json exists"
+
+# ---- a remote source: the recipe is read from a local clone given with --megatron-repo
+reg_push base "$REG_PLAIN/nvidia/pytorch:26.06-py3"
+GIT_LOCATION=file://$PWD/megatron-lm write_manifest lts
+run_cmd rm1 "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o remote.lock.json
+check_eq "$rm1_rc:$rm1_err" "2:envlock: error: sources.megatron: file://$PWD/megatron-lm is a remote repository; pass --megatron-repo DIR, a local clone that holds commit $COMMIT" \
+  "remote source: lock needs --megatron-repo"
+run_cmd rm2 "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o remote.lock.json --megatron-repo megatron-lm
+check_eq "$rm2_rc" 0 "remote source: lock --megatron-repo: exit 0 ($rm2_err)"
+check_eq "$(json remote.lock.json '["recipe"]')" "$(json first.lock.json '["recipe"]')" \
+  "remote source: the same recipe pins as from the local repository"
+run_cmd rm3 "$ENVLOCK" render --lock remote.lock.json
+check_eq "$rm3_rc" 2 "remote source: render without the clone: exit 2"
+run_cmd rm4 "$ENVLOCK" render --lock remote.lock.json --megatron-repo megatron-lm -o remote.Dockerfile
+check_eq "$rm4_rc" 0 "remote source: render --megatron-repo: exit 0 ($rm4_err)"
+check_contains "$(cat remote.Dockerfile)" "FROM $REG_PLAIN/nvidia/pytorch@$D_BASE AS main" "remote source: rendered and pinned"
 finish
