@@ -30,9 +30,9 @@ Result<BuilderKind> parse_builder(std::string_view name);
 
 struct BuildCommand {
   BuilderKind kind = BuilderKind::buildah;
-  std::filesystem::path context_dir; // holds Dockerfile and everything it copies
+  std::filesystem::path context_dir;     // holds Dockerfile and everything it copies
   std::string dockerfile = "Dockerfile"; // its path in the context
-  std::string image;                 // REPOSITORY:TAG, the name the image is tagged with
+  std::string image;                     // REPOSITORY:TAG, the name the image is tagged with
   std::map<std::string, std::string> build_args;
   std::int64_t source_date_epoch = 0;
   std::string isolation = "chroot"; // buildah and podman only

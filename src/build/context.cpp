@@ -15,7 +15,7 @@ Result<PreparedContext> prepare_context(const ContextRequest& request) {
   PreparedContext prepared;
   ENVLOCK_TRY_ASSIGN(prepared.lock, lock::read_lock(request.lock_path));
   const RenderRequest render{request.lock_path, request.template_path, request.options.verifier,
-                            request.options.megatron_repo};
+                             request.options.megatron_repo};
   ENVLOCK_TRY_ASSIGN(prepared.dockerfile, render_lock(prepared.lock, request.lock_path, render));
   ENVLOCK_TRY_ASSIGN(prepared.plan, plan_context(prepared.lock, request.lock_path,
                                                  prepared.dockerfile, request.options));

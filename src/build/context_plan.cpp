@@ -145,8 +145,7 @@ Result<ContextPlan> plan_context(const lock::Lock& lock, const fs::path& lock_pa
   ContextPlan plan;
   plan.mtime = lock.enroot.source_date_epoch;
   plan.dockerfile = layout.dockerfile;
-  ENVLOCK_TRY_ASSIGN(plan.repository,
-                     megatron_repository(pin->second, dir, options.megatron_repo));
+  ENVLOCK_TRY_ASSIGN(plan.repository, megatron_repository(pin->second, dir, options.megatron_repo));
   // The tree first: with the upstream recipe the project's pyproject.toml and uv.lock replace
   // the tree's own at its root (complete_and_sort keeps the last entry of a path).
   ENVLOCK_TRY(add_megatron(plan.repository, pin->second.commit, layout, plan.entries));

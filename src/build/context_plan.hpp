@@ -37,9 +37,10 @@ struct ContextPlan {
 enum class RecipeKind { template_file, upstream };
 
 // Where things go in the context (folder prefixes end in '/'; "" is the root). The template
-// recipe: Dockerfile, python/, megatron-lm/, files/, envlock/. The upstream recipe expects Megatron-LM's
-// tree at the root (its COPY lines name the tree's paths): the tree at the root, the project's
-// pyproject.toml and uv.lock in place of the tree's own, and envlock's files under .envlock/.
+// recipe: Dockerfile, python/, megatron-lm/, files/, envlock/. The upstream recipe expects
+// Megatron-LM's tree at the root (its COPY lines name the tree's paths): the tree at the root, the
+// project's pyproject.toml and uv.lock in place of the tree's own, and envlock's files under
+// .envlock/.
 struct ContextLayout {
   std::string dockerfile; // the rendered Dockerfile
   std::string python;     // pyproject.toml and uv.lock

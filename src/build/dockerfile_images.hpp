@@ -17,8 +17,8 @@ using BuildArgs = std::map<std::string, std::string>;
 enum class FromKind { image, stage, scratch };
 
 struct FromImage {
-  int line = 0;              // the FROM instruction's first line
-  int end_line = 0;          // and its last
+  int line = 0;     // the FROM instruction's first line
+  int end_line = 0; // and its last
   FromKind kind = FromKind::image;
   std::string written;       // the image as written: "${FROM_IMAGE_NAME}"
   std::string image;         // with the build arguments substituted (when `missing` is empty)

@@ -36,8 +36,11 @@ json recipe_to_json(const Recipe& recipe) {
                       {"digest", image.digest},
                       {"platform_digest", image.platform_digest}});
   }
-  return {{"upstream", recipe.upstream}, {"path", recipe.path},     {"target", recipe.target},
-          {"sha256", recipe.sha256},     {"images", std::move(images)}};
+  return {{"upstream", recipe.upstream},
+          {"path", recipe.path},
+          {"target", recipe.target},
+          {"sha256", recipe.sha256},
+          {"images", std::move(images)}};
 }
 
 Result<std::optional<Recipe>> lock_recipe(const lock::Lock& lock, std::string_view origin) {
@@ -98,10 +101,10 @@ Result<std::vector<RecipeImage>> recipe_images(std::string_view text, const Reci
     return util::to_lower(stage) == util::to_lower(recipe.target);
   });
   if (!found) {
-    return input_error("build.recipe.target: '" + recipe.target + "' is not a stage of " +
-                       recipe.path + " (its stages: " +
-                       (stages.empty() ? std::string("none named") : util::join(stages, ", ")) +
-                       ")");
+    return input_error(
+        "build.recipe.target: '" + recipe.target + "' is not a stage of " + recipe.path +
+        " (its stages: " + (stages.empty() ? std::string("none named") : util::join(stages, ", ")) +
+        ")");
   }
   return out;
 }

@@ -108,16 +108,15 @@ Result<std::string> render_lock(const lock::Lock& lock, const fs::path& lock_pat
     if (pin == lock.sources.end()) {
       return input_error(origin + ": sources.megatron: missing; the upstream recipe comes from it");
     }
-    ENVLOCK_TRY_ASSIGN(const fs::path repo,
-                       megatron_repository(pin->second, manifest_dir(lock, lock_path),
-                                           request.megatron_repo));
+    ENVLOCK_TRY_ASSIGN(
+        const fs::path repo,
+        megatron_repository(pin->second, manifest_dir(lock, lock_path), request.megatron_repo));
     ENVLOCK_TRY_ASSIGN(recipe_text, read_locked_recipe(repo, pin->second.commit, *recipe));
   }
   ENVLOCK_TRY_ASSIGN(const Template tmpl,
-                     request.template_path
-                         ? read_template(*request.template_path)
-                         : default_template(recipe ? RecipeKind::upstream
-                                                   : RecipeKind::template_file));
+                     request.template_path ? read_template(*request.template_path)
+                                           : default_template(recipe ? RecipeKind::upstream
+                                                                     : RecipeKind::template_file));
   return render_dockerfile(lock, origin, tmpl, request.verifier, recipe_text);
 }
 

@@ -1,5 +1,6 @@
 // `envlock lock`: resolves the manifest into envlock.lock.json; `--check` reports drift
 // (docs/manual/lock.md).
+#include "build/recipe.hpp"
 #include "cli/command.hpp"
 #include "cli/registry_options.hpp"
 #include "lock/check.hpp"
@@ -7,6 +8,7 @@
 #include "manifest/manifest.hpp"
 #include "oci/registry.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -55,9 +57,9 @@ std::string short_digest(const std::string& digest) {
 
 Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions& options) {
   const auto path = lock_path(options);
-  ENVLOCK_TRY_ASSIGN(const lock::Lock result,
-                     lock::resolve_lock(manifest, path, make_resolver(options.registry),
-                                        megatron_repo(options)));
+  ENVLOCK_TRY_ASSIGN(
+      const lock::Lock result,
+      lock::resolve_lock(manifest, path, make_resolver(options.registry), megatron_repo(options)));
   ENVLOCK_TRY(lock::write_lock(path, result));
   std::cout << "locked " << path.string() << "\n";
   std::cout << "  base image " << result.base_image.name << ":" << result.base_image.tag << " @ "
@@ -65,11 +67,20 @@ Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions
   for (const auto& [name, pin] : result.sources) {
     std::cout << "  source " << name << " " << pin.ref << " @ " << pin.commit.substr(0, 12) << "\n";
   }
-  if (const auto recipe = result.extra.find("recipe");
-      recipe != result.extra.end() && recipe->is_object()) {
-    std::cout << "  recipe " << recipe->value("path", "") << " (target "
-              << recipe->value("target", "") << "): " << recipe->at("images").size()
-              << (recipe->at("images").size() == 1 ? " image" : " images") << " pinned\n";
+  ENVLOCK_TRY_ASSIGN(const auto recipe, build::lock_recipe(result, path.string()));
+  if (recipe) {
+    std::cout << "  recipe " << recipe->path << " (target " << recipe->target
+              << "): " << recipe->images.size()
+              << (recipe->images.size() == 1 ? " image" : " images") << " pinned\n";
+    const auto& base = result.base_image;
+    const bool named =
+        std::any_of(recipe->images.begin(), recipe->images.end(),
+                    [&](const build::RecipeImage& i) { return i.digest == base.digest; });
+    if (!named) {
+      std::cerr << "envlock: warning: base.image (" << base.reference
+                << ") is none of the images the recipe's FROM lines name; labels and provenance "
+                   "will still name it as the base image\n";
+    }
   }
   std::cout << "  " << result.python.uv_lock.path << ": " << result.python.uv_lock.packages.size()
             << " packages\n";

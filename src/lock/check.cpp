@@ -160,7 +160,8 @@ find_drift(const manifest::Manifest& manifest, const Lock& lock,
   }
   ENVLOCK_TRY_ASSIGN(const json context_now, hash_context_files(manifest));
   context_drift(lock, context_now, out);
-  ENVLOCK_TRY(recipe_drift(manifest, lock, refresh, resolve, megatron_repo, out));
+  ENVLOCK_TRY(
+      recipe_drift(manifest, lock, lock_path.string(), refresh, resolve, megatron_repo, out));
   if (refresh == Refresh::remote_refs) {
     ENVLOCK_TRY(refresh_drift(manifest, lock, resolve, out));
   }

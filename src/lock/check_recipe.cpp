@@ -73,11 +73,11 @@ Status refresh_images(const manifest::Manifest& manifest, const build::Recipe& r
 
 } // namespace
 
-Status recipe_drift(const manifest::Manifest& manifest, const Lock& lock, Refresh refresh,
-                    const ImageResolver& resolve,
+Status recipe_drift(const manifest::Manifest& manifest, const Lock& lock, const std::string& origin,
+                    Refresh refresh, const ImageResolver& resolve,
                     const std::optional<std::filesystem::path>& megatron_repo,
                     std::vector<std::string>& out) {
-  ENVLOCK_TRY_ASSIGN(const auto locked, build::lock_recipe(lock, "lock"));
+  ENVLOCK_TRY_ASSIGN(const auto locked, build::lock_recipe(lock, origin));
   const auto wanted = manifest_recipe(manifest);
   if (!locked && !wanted) {
     return {};
@@ -88,7 +88,8 @@ Status recipe_drift(const manifest::Manifest& manifest, const Lock& lock, Refres
     return {};
   }
   if (readable(manifest, lock, *locked, megatron_repo)) {
-    ENVLOCK_TRY_ASSIGN(const UpstreamRecipe now, read_manifest_recipe(manifest, lock, megatron_repo));
+    ENVLOCK_TRY_ASSIGN(const UpstreamRecipe now,
+                       read_manifest_recipe(manifest, lock, megatron_repo));
     images_drift(*locked, now.recipe, out);
   }
   if (refresh == Refresh::remote_refs) {

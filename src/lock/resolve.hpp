@@ -38,8 +38,9 @@ Result<ImagePin> resolve_base_image(const manifest::Manifest& manifest,
                                     const ImageResolver& resolve);
 
 // The whole lock: manifest_fields, hash_python_files, uv.lock parsed, the base image, every
-// source and the upstream recipe (resolve_recipe) resolved. Errors name the manifest key: "sources.megatron: ref 'x' not found in URL".
-// `megatron_repo` is a local clone for reading an upstream recipe of a remote source.
+// source and the upstream recipe (resolve_recipe) resolved. Errors name the manifest key:
+// "sources.megatron: ref 'x' not found in URL". `megatron_repo` is a local clone for reading an
+// upstream recipe of a remote source.
 Result<Lock> resolve_lock(const manifest::Manifest& manifest,
                           const std::filesystem::path& lock_path, const ImageResolver& resolve,
                           const std::optional<std::filesystem::path>& megatron_repo = {});

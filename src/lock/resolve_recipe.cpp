@@ -21,8 +21,8 @@ std::optional<build::Recipe> manifest_recipe(const manifest::Manifest& manifest)
     return std::nullopt;
   }
   const nlohmann::json& spec = build->at("recipe");
-  return build::Recipe{spec.value("upstream", ""), spec.value("path", ""),
-                       spec.value("target", ""), "", {}};
+  return build::Recipe{
+      spec.value("upstream", ""), spec.value("path", ""), spec.value("target", ""), "", {}};
 }
 
 Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest, const Lock& lock,
@@ -42,8 +42,7 @@ Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest, 
     return with_prefix(std::move(text).error(), "build.recipe: ");
   }
   recipe->sha256 = util::sha256_hex(*text);
-  ENVLOCK_TRY_ASSIGN(recipe->images,
-                     build::recipe_images(*text, *recipe, manifest.build.args));
+  ENVLOCK_TRY_ASSIGN(recipe->images, build::recipe_images(*text, *recipe, manifest.build.args));
   return UpstreamRecipe{std::move(*recipe), std::move(*text)};
 }
 

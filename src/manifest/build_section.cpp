@@ -51,8 +51,8 @@ Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
     ENVLOCK_TRY_ASSIGN(const Field entry, reader.require(field, key));
     ENVLOCK_TRY_ASSIGN(const std::string value, reader.non_empty_string(entry));
     if (std::string_view(key) == "upstream" && value != "megatron") {
-      return reader.error(entry,
-                          "build.recipe.upstream: the only upstream is 'megatron' (sources.megatron)");
+      return reader.error(
+          entry, "build.recipe.upstream: the only upstream is 'megatron' (sources.megatron)");
     }
     if (std::string_view(key) == "path" && !is_relative_inside(value)) {
       return reader.error(entry, "build.recipe.path: '" + value +

@@ -318,8 +318,8 @@ private:
   std::vector<std::string_view> m_package_headers; // [package.x] headers of this package
   std::vector<std::string_view> m_array_headers;   // [[table]] headers seen
   std::string_view m_table;                        // the current table's path; empty at the top
-  std::vector<std::string> m_defined;              // a.b of every `b = ...` in [a], outside packages
-  std::vector<std::string> m_package_defined;      // the same within this package
+  std::vector<std::string> m_defined;         // a.b of every `b = ...` in [a], outside packages
+  std::vector<std::string> m_package_defined; // the same within this package
 };
 
 } // namespace

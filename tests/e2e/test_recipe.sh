@@ -93,6 +93,7 @@ cd proj
 run_cmd l "$ENVLOCK" lock --insecure-registry "$REG_PLAIN"
 check_eq "$l_rc" 0 "lock: exit 0 ($l_err)"
 check_contains "$l_out" "  recipe docker/Dockerfile.ci.dev (target main): 2 images pinned" "lock: says what it pinned"
+check_eq "$l_err" "" "lock: no warning, base.image is one of the recipe's images"
 check_eq "$(json envlock.lock.json '["recipe"]["sha256"]')" "$RECIPE_SHA" "lock: recipe sha256 == git show | sha256sum"
 check_eq "$(json envlock.lock.json '["recipe"]["images"][0]["line"]'):$(json envlock.lock.json '["recipe"]["images"][0]["image"]')" \
   "5:$REG_PLAIN/tools/yq:4" "lock: first image, from ARG TOOLS_IMAGE, line 5"
@@ -152,6 +153,9 @@ run_cmd k "$ENVLOCK" lock --check
 check_eq "$k_rc" 1 "drift: changed FROM_IMAGE_NAME: exit 1"
 check_contains "$k_out" "drift: recipe.images[docker/Dockerfile.ci.dev:7].image: lock has $REG_PLAIN/nvidia/pytorch:26.06-py3, manifest gives $REG_PLAIN/tools/yq:4" \
   "drift: changed FROM_IMAGE_NAME: named"
+run_cmd w "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o warn.lock.json
+check_eq "$w_rc:$w_err" "0:envlock: warning: base.image ($REG_PLAIN/nvidia/pytorch:26.06-py3) is none of the images the recipe's FROM lines name; labels and provenance will still name it as the base image" \
+  "lock: a warning when base.image is not what the recipe builds from"
 write_manifest lts
 run_cmd k0 "$ENVLOCK" lock --check
 check_eq "$k0_rc" 0 "drift: back to the locked manifest: exit 0 ($k0_out)"
