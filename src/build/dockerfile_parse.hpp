@@ -1,6 +1,7 @@
 // Reading a Dockerfile into instructions, for lint and the upstream recipe: continuation lines
 // (a trailing backslash) are joined, comments and blank lines dropped, each instruction keeps the
-// lines it spans. Heredocs (`RUN bash <<"EOF"` ... `EOF`) are read as the instruction's script.
+// lines it spans. Heredocs (`RUN bash <<"EOF"` ... `EOF`) of RUN, COPY and ADD are read as the
+// instruction's script; as in BuildKit, a marker is a whole word (`<<EOF`, `<<-EOF`, `<<"EOF"`).
 // Parser directives and the `escape` directive are not interpreted.
 #pragma once
 
@@ -29,8 +30,8 @@ struct Instruction {
 std::vector<Instruction> parse_dockerfile(std::string_view text);
 
 // Splits a shell command line into simple commands at `&&`, `||`, `;`, `|` and `&`, each a list
-// of words with quotes removed (no expansion). Good enough to find `curl`, `pip install` and
-// their arguments; not a shell.
+// of words with quotes and `#` comments removed (no expansion). Good enough to find `curl`, `pip
+// install` and their arguments; not a shell.
 std::vector<std::vector<std::string>> shell_commands(std::string_view command_line);
 
 // The FROM instruction's parts: `FROM [--platform=P] IMAGE [AS NAME]`.

@@ -1,35 +1,19 @@
 #include "build/lint.hpp"
 
+#include "build/dockerfile_images.hpp"
 #include "build/dockerfile_parse.hpp"
 #include "build/lint_rules.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
-#include <map>
+#include <cctype>
+#include <iterator>
 
 namespace envlock::build {
 
 namespace {
 
-// NAME=VALUE pairs of an ARG or ENV instruction (also the old `ENV NAME VALUE` form).
-std::map<std::string, std::string> assignments(const Instruction& instruction) {
-  std::map<std::string, std::string> out;
-  const auto commands = shell_commands(instruction.arguments);
-  if (commands.empty()) {
-    return out;
-  }
-  const auto& words = commands.front();
-  if (instruction.keyword == "ENV" && words.size() >= 2 &&
-      words[0].find('=') == std::string::npos) {
-    out[words[0]] = util::join(std::vector<std::string>(words.begin() + 1, words.end()), " ");
-    return out;
-  }
-  for (const auto& word : words) {
-    const auto eq = word.find('=');
-    out[word.substr(0, eq)] = eq == std::string::npos ? "" : word.substr(eq + 1);
-  }
-  return out;
-}
+using lint_rules::Commands;
 
 // A RUN's command line without its leading flags (--mount=..., --network=..., --security=...).
 std::string_view run_command_line(std::string_view arguments) {
@@ -40,30 +24,62 @@ std::string_view run_command_line(std::string_view arguments) {
   return arguments;
 }
 
+// Whether `word` opens a heredoc: `<<EOF`, `<<-EOF`, `<<"EOF"`, `3<<EOF`.
+bool is_heredoc_word(std::string_view word) {
+  while (!word.empty() && std::isdigit(static_cast<unsigned char>(word.front())) != 0) {
+    word.remove_prefix(1);
+  }
+  return word.starts_with("<<") && !word.starts_with("<<<");
+}
+
+// Whether a shell runs the RUN's heredoc script: `RUN <<EOF` (the default shell) or
+// `RUN bash -ex <<"EOF"`, not `RUN cat <<EOF > file`, `RUN <<EOF tee file` or `RUN python3 <<EOF`.
+bool shell_reads_heredoc(const Commands& line_commands) {
+  return std::any_of(line_commands.begin(), line_commands.end(), [](const auto& command) {
+    lint_rules::Words words;
+    std::copy_if(command.words.begin(), command.words.end(), std::back_inserter(words),
+                 [](const std::string& word) { return !is_heredoc_word(word); });
+    if (words.size() == command.words.size()) {
+      return false;
+    }
+    const std::string p = lint_rules::program(words);
+    return p.empty() || p == "sh" || p == "bash" || p == "dash" || p == "ash" || p == "zsh" ||
+           p == "ksh";
+  });
+}
+
+// The simple commands of a RUN: those of its command line, on its first line, then those of its
+// heredoc script when a shell runs it, each on its own line.
+Commands run_commands(const Instruction& instruction) {
+  Commands out;
+  for (auto& words : shell_commands(run_command_line(instruction.arguments))) {
+    out.push_back({instruction.line, std::move(words)});
+  }
+  if (!shell_reads_heredoc(out)) {
+    return out;
+  }
+  for (const auto& [line, text] : instruction.script) {
+    for (auto& words : shell_commands(text)) {
+      out.push_back({line, std::move(words)});
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 std::vector<Finding> lint_dockerfile(std::string_view text) {
   std::vector<Finding> out;
-  std::map<std::string, std::string> global_args; // ARGs before the first FROM
-  std::vector<std::string> stages;
+  const auto instructions = parse_dockerfile(text);
+  for (const auto& from : from_images(instructions, BuildArgs{})) {
+    lint_rules::check_from(from, out);
+  }
   std::vector<int> unlocked_syncs;
-  bool seen_from = false;
   bool env_locked = false;
-  for (const auto& instruction : parse_dockerfile(text)) {
-    const auto commands = instruction.keyword == "RUN"
-                              ? shell_commands(run_command_line(instruction.arguments))
-                              : lint_rules::Commands{};
-    if (instruction.keyword == "ARG" && !seen_from) {
-      for (auto& [name, value] : assignments(instruction)) {
-        global_args[name] = value;
-      }
-    } else if (instruction.keyword == "FROM") {
-      lint_rules::check_from(instruction, global_args, stages, out);
-      const FromLine from = parse_from(instruction.arguments);
-      if (!from.stage.empty()) {
-        stages.push_back(util::to_lower(from.stage));
-      }
-      seen_from = true;
+  for (const auto& instruction : instructions) {
+    const auto commands =
+        instruction.keyword == "RUN" ? run_commands(instruction) : lint_rules::Commands{};
+    if (instruction.keyword == "FROM") {
       env_locked = false; // ENV does not carry into a new stage (unless built on it; ignored)
     } else if (instruction.keyword == "ENV") {
       for (const auto& [name, value] : assignments(instruction)) {
@@ -73,9 +89,9 @@ std::vector<Finding> lint_dockerfile(std::string_view text) {
       }
     }
     lint_rules::check_downloads(instruction, commands, out);
-    lint_rules::check_uv(instruction, commands, env_locked, unlocked_syncs, out);
-    lint_rules::check_pip(instruction, commands, out);
-    lint_rules::check_apt(instruction, commands, out);
+    lint_rules::check_uv(commands, env_locked, unlocked_syncs, out);
+    lint_rules::check_pip(commands, out);
+    lint_rules::check_apt(commands, out);
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.line < b.line; });

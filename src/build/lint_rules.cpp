@@ -9,8 +9,6 @@ namespace envlock::build::lint_rules {
 
 namespace {
 
-using Words = std::vector<std::string>;
-
 void add(std::vector<Finding>& out, int line, std::string message,
          Severity severity = Severity::error) {
   out.push_back(Finding{line, severity, std::move(message)});
@@ -34,15 +32,6 @@ std::size_t program_index(const Words& words) {
   return i;
 }
 
-std::string program(const Words& words) {
-  const std::size_t i = program_index(words);
-  if (i >= words.size()) {
-    return "";
-  }
-  const auto slash = words[i].rfind('/');
-  return slash == std::string::npos ? words[i] : words[i].substr(slash + 1);
-}
-
 bool has_word(const Words& words, std::initializer_list<std::string_view> wanted) {
   return std::any_of(words.begin(), words.end(), [&](const std::string& w) {
     return std::find(wanted.begin(), wanted.end(), w) != wanted.end();
@@ -63,42 +52,6 @@ bool has_pinned_digest(std::string_view image) {
   }
   const auto hex = image.substr(at + 8);
   return hex.size() == 64 && util::is_hex(hex);
-}
-
-// Substitutes $NAME, ${NAME} and ${NAME:-default}; `missing` gets names with no value.
-std::string substitute(std::string_view text, const std::map<std::string, std::string>& args,
-                       std::vector<std::string>& missing) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '$') {
-      out += text[i];
-      continue;
-    }
-    std::string name;
-    std::string fallback;
-    if (i + 1 < text.size() && text[i + 1] == '{') {
-      const auto close = text.find('}', i);
-      std::string inner(text.substr(i + 2, close == std::string_view::npos ? 0 : close - i - 2));
-      i = close == std::string_view::npos ? text.size() : close;
-      const auto dash = inner.find(":-");
-      name = inner.substr(0, dash);
-      fallback = dash == std::string::npos ? "" : inner.substr(dash + 2);
-    } else {
-      while (i + 1 < text.size() &&
-             (text[i + 1] == '_' || std::isalnum(static_cast<unsigned char>(text[i + 1])) != 0)) {
-        name += text[++i];
-      }
-    }
-    const auto it = args.find(name);
-    if (it != args.end() && !it->second.empty()) {
-      out += it->second;
-    } else if (!fallback.empty()) {
-      out += fallback;
-    } else {
-      missing.push_back(name);
-    }
-  }
-  return out;
 }
 
 std::string first_url(const Words& words) {
@@ -177,21 +130,26 @@ bool is_unpinned_name(const std::string& word) {
 
 } // namespace
 
-void check_from(const Instruction& from, const std::map<std::string, std::string>& args,
-                const std::vector<std::string>& stages, std::vector<Finding>& out) {
-  const FromLine parts = parse_from(from.arguments);
-  const std::string lower = util::to_lower(parts.image);
-  if (lower == "scratch" || std::find(stages.begin(), stages.end(), lower) != stages.end()) {
+std::string program(const Words& words) {
+  const std::size_t i = program_index(words);
+  if (i >= words.size()) {
+    return "";
+  }
+  const auto slash = words[i].rfind('/');
+  return slash == std::string::npos ? words[i] : words[i].substr(slash + 1);
+}
+
+void check_from(const FromImage& from, std::vector<Finding>& out) {
+  if (from.kind != FromKind::image) {
     return;
   }
-  std::vector<std::string> missing;
-  const std::string image = substitute(parts.image, args, missing);
-  if (!missing.empty()) {
+  if (!from.missing.empty()) {
     add(out, from.line,
-        "FROM " + parts.image + " has no digest: build argument " + missing.front() +
+        "FROM " + from.written + " has no digest: build argument " + from.missing +
             " has no default (give it one pinned as NAME@sha256:DIGEST)");
-  } else if (!has_pinned_digest(image)) {
-    const std::string shown = image == parts.image ? image : parts.image + " (" + image + ")";
+  } else if (!has_pinned_digest(from.image)) {
+    const std::string shown =
+        from.image == from.written ? from.image : from.written + " (" + from.image + ")";
     add(out, from.line, "FROM " + shown + " is not pinned by digest (write NAME@sha256:DIGEST)");
   }
 }
@@ -214,24 +172,29 @@ void check_downloads(const Instruction& instruction, const Commands& commands,
     return;
   }
   if (instruction.keyword != "RUN" ||
-      std::any_of(commands.begin(), commands.end(), is_checksum_check)) {
+      std::any_of(commands.begin(), commands.end(),
+                  [](const Command& command) { return is_checksum_check(command.words); })) {
     return;
   }
-  for (const auto& words : commands) {
+  for (const auto& [line, words] : commands) {
     const std::string p = program(words);
     if (p == "curl" || p == "wget") {
       const std::string url = first_url(words);
-      add(out, instruction.line,
+      add(out, line,
           p + (url.empty() ? "" : " " + url) +
               " downloads without a checksum check (add sha256sum -c in the same RUN)");
     }
   }
 }
 
-void check_uv(const Instruction& instruction, const Commands& commands, bool env_locked,
-              std::vector<int>& unlocked_syncs, std::vector<Finding>& out) {
-  for (const auto& words : commands) {
+void check_uv(const Commands& commands, bool env_locked, std::vector<int>& unlocked_syncs,
+              std::vector<Finding>& out) {
+  for (const auto& [line, words] : commands) {
     const std::size_t i = program_index(words);
+    if (program(words) == "export" && has_word(words, {"UV_LOCKED=1", "UV_FROZEN=1"})) {
+      env_locked = true; // for the rest of this RUN
+      continue;
+    }
     if (program(words) != "uv" || i + 1 >= words.size()) {
       continue;
     }
@@ -246,22 +209,20 @@ void check_uv(const Instruction& instruction, const Commands& commands, bool env
                         has_word(prefix, {"UV_LOCKED=1", "UV_FROZEN=1"});
     const std::string what = sync ? "uv sync" : "uv pip install";
     if (!locked) {
-      add(out, instruction.line,
-          what + " without --locked or --frozen may resolve again and rewrite uv.lock");
+      add(out, line, what + " without --locked or --frozen may resolve again and rewrite uv.lock");
       if (sync) {
-        unlocked_syncs.push_back(instruction.line);
+        unlocked_syncs.push_back(line);
       }
     } else if (sync && !unlocked_syncs.empty()) {
-      add(out, instruction.line,
+      add(out, line,
           "uv sync --locked runs after the unlocked uv sync on line " +
-              std::to_string(unlocked_syncs.front()) + ", which may have rewritten uv.lock");
+              std::to_string(unlocked_syncs.back()) + ", which may have rewritten uv.lock");
     }
   }
 }
 
-void check_pip(const Instruction& instruction, const Commands& commands,
-               std::vector<Finding>& out) {
-  for (const auto& words : commands) {
+void check_pip(const Commands& commands, std::vector<Finding>& out) {
+  for (const auto& [line, words] : commands) {
     std::size_t at = 0;
     if (!is_pip(words, at)) {
       continue;
@@ -275,16 +236,14 @@ void check_pip(const Instruction& instruction, const Commands& commands,
         continue;
       }
       if (is_unpinned_name(w)) {
-        add(out, instruction.line,
-            "pip install " + w + " is not pinned (write NAME==VERSION, or use uv.lock)");
+        add(out, line, "pip install " + w + " is not pinned (write NAME==VERSION, or use uv.lock)");
       }
     }
   }
 }
 
-void check_apt(const Instruction& instruction, const Commands& commands,
-               std::vector<Finding>& out) {
-  for (const auto& words : commands) {
+void check_apt(const Commands& commands, std::vector<Finding>& out) {
+  for (const auto& [line, words] : commands) {
     const std::size_t i = program_index(words);
     const std::string p = program(words);
     if ((p != "apt-get" && p != "apt") || i + 1 >= words.size()) {
@@ -302,7 +261,7 @@ void check_apt(const Instruction& instruction, const Commands& commands,
       }
     }
     if (!floating.empty()) {
-      add(out, instruction.line,
+      add(out, line,
           p + " install without versions: " + util::join(floating, ", ") +
               " (write PACKAGE=VERSION)",
           Severity::warning);

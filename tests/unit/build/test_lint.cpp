@@ -91,23 +91,73 @@ TEST_CASE("apt-get: versions pass; a missing one is a warning") {
                                  "(write PACKAGE=VERSION)"});
 }
 
-TEST_CASE("parse_dockerfile joins continuations, skips comments, keeps the first line") {
-  const auto instructions =
-      build::parse_dockerfile("# c\nrun a \\\n  # inside\n  b\n\nFROM x as y\n");
-  REQUIRE(instructions.size() == 2);
-  CHECK(instructions[0].line == 2);
-  CHECK(instructions[0].keyword == "RUN");
-  CHECK(instructions[0].arguments == "a b");
-  CHECK(instructions[1].line == 6);
-  CHECK(build::parse_from(instructions[1].arguments).stage == "y");
+TEST_CASE("heredoc scripts: each finding carries the line of its command") {
+  const std::string text = "FROM scratch\n"
+                           "RUN bash -ex <<\"EOF\"\n"
+                           "    apt-get update\n"
+                           "    apt-get install -y --no-install-recommends gettext python3-venv\n"
+                           "    wget https://h.example.invalid/yq_linux_${YQ_ARCH} -O /usr/bin/yq\n"
+                           "    curl -LsSf https://h.example.invalid/uv/install.sh | sh\n"
+                           "EOF\n"
+                           "RUN --mount=type=cache,target=/root/.cache/uv \\\n"
+                           "    bash -ex <<\"EOF\"\n"
+                           "    uv sync --only-group build\n"
+                           "    uv sync --extra dev --link-mode copy --locked \\\n"
+                           "        --no-install-package torch\n"
+                           "    pip install ninja # for the kernels\n"
+                           "EOF\n";
+  const std::string no_check =
+      " downloads without a checksum check (add sha256sum -c in the same RUN)";
+  const auto found = lines_of(text);
+  REQUIRE(found.size() == 6);
+  CHECK(found[0] == "Dockerfile:4: warning: apt-get install without versions: gettext, "
+                    "python3-venv (write PACKAGE=VERSION)");
+  CHECK(found[1] ==
+        "Dockerfile:5: error: wget https://h.example.invalid/yq_linux_${YQ_ARCH}" + no_check);
+  CHECK(found[2] == "Dockerfile:6: error: curl https://h.example.invalid/uv/install.sh" + no_check);
+  CHECK(found[3] == "Dockerfile:10: error: uv sync without --locked or --frozen may resolve again "
+                    "and rewrite uv.lock");
+  CHECK(found[4] == "Dockerfile:11: error: uv sync --locked runs after the unlocked uv sync on "
+                    "line 10, which may have rewritten uv.lock");
+  CHECK(found[5] == "Dockerfile:13: error: pip install ninja is not pinned (write NAME==VERSION, "
+                    "or use uv.lock)");
 }
 
-TEST_CASE("shell_commands splits at operators and removes quotes") {
-  const auto commands = build::shell_commands("a 'b c' && d \"e\\\"f\" | g;h");
-  REQUIRE(commands.size() == 4);
-  CHECK(commands[0] == std::vector<std::string>{"a", "b c"});
-  CHECK(commands[1] == std::vector<std::string>{"d", "e\"f"});
-  CHECK(commands[3] == std::vector<std::string>{"h"});
+TEST_CASE("heredoc scripts: a checksum check anywhere in the RUN covers its downloads") {
+  CHECK(lines_of("RUN <<EOF\n"
+                 "curl -fsSLo /tmp/x https://f.example.invalid/x\n"
+                 "echo \"abc  /tmp/x\" | sha256sum -c -\n"
+                 "EOF\n")
+            .empty());
+  CHECK(lines_of("RUN echo \"abc  /tmp/x\" > /tmp/x.sha256 && sh -e <<EOF && sha256sum -c "
+                 "/tmp/x.sha256\n"
+                 "wget -O /tmp/x https://f.example.invalid/x\n"
+                 "EOF\n")
+            .empty());
+  CHECK(lines_of("RUN <<EOF\n"
+                 "wget https://f.example.invalid/x\n"
+                 "EOF\n"
+                 "RUN sha256sum -c x.sha256\n") ==
+        std::vector<std::string>{"Dockerfile:2: error: wget https://f.example.invalid/x "
+                                 "downloads without a checksum check (add sha256sum -c in the "
+                                 "same RUN)"});
+}
+
+TEST_CASE("heredoc scripts: ENV UV_LOCKED=1 and export UV_FROZEN=1 lock uv") {
+  CHECK(lines_of("ENV UV_LOCKED=1\nRUN <<EOF\nuv sync\nEOF\n").empty());
+  CHECK(lines_of("RUN <<EOF\nexport UV_FROZEN=1\nuv sync\nEOF\nRUN <<EOF\nuv sync\nEOF\n") ==
+        std::vector<std::string>{"Dockerfile:6: error: uv sync without --locked or --frozen may "
+                                 "resolve again and rewrite uv.lock"});
+}
+
+TEST_CASE("heredocs read by other programs than a shell are not checked") {
+  CHECK(lines_of("RUN cat <<EOF > /opt/notes.txt\npip install ninja\nEOF\n").empty());
+  CHECK(lines_of("RUN python3 <<EOF\nimport os\nEOF\n").empty());
+  CHECK(lines_of("RUN <<EOF tee /opt/notes.txt\npip install ninja\nEOF\n").empty());
+  CHECK(lines_of("RUN <<EOF sh -e\npip install ninja\nEOF\n") ==
+        std::vector<std::string>{"Dockerfile:2: error: pip install ninja is not pinned (write "
+                                 "NAME==VERSION, or use uv.lock)"});
+  CHECK(lines_of("COPY <<EOF /opt/setup.sh\ncurl https://f.example.invalid/x\nEOF\n").empty());
 }
 
 TEST_SUITE_END();
