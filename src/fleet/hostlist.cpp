@@ -124,7 +124,27 @@ bool node_less(const std::string& a, const std::string& b) {
 }
 
 void sort_nodes(std::vector<std::string>& nodes) {
-  std::sort(nodes.begin(), nodes.end(), node_less);
+  // Each range expands in order already, so the list is a few sorted runs: merging them pairwise
+  // costs n log(runs) comparisons, n for one range, where sorting would cost n log n.
+  std::vector<std::size_t> bounds{0};
+  for (std::size_t i = 1; i < nodes.size(); ++i) {
+    if (node_less(nodes[i], nodes[i - 1])) {
+      bounds.push_back(i);
+    }
+  }
+  bounds.push_back(nodes.size());
+  const auto at = [&](std::size_t i) { return nodes.begin() + static_cast<std::ptrdiff_t>(i); };
+  while (bounds.size() > 2) {
+    std::vector<std::size_t> merged{0};
+    for (std::size_t k = 0; k + 2 < bounds.size(); k += 2) {
+      std::inplace_merge(at(bounds[k]), at(bounds[k + 1]), at(bounds[k + 2]), node_less);
+      merged.push_back(bounds[k + 2]);
+    }
+    if (merged.back() != bounds.back()) {
+      merged.push_back(bounds.back()); // an odd run out: carried to the next round
+    }
+    bounds = std::move(merged);
+  }
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
 }
 

@@ -1,5 +1,6 @@
 #include "fleet/hostlist.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 using envlock::fleet::expand_hostlist;
@@ -22,6 +23,18 @@ TEST_SUITE("fleet.hostlist") {
           std::vector<std::string>{"gpu7", "node2", "node3", "node10"});
     CHECK(names("n[08-10]") == std::vector<std::string>{"n08", "n09", "n10"});
     CHECK(names("a,b,a") == std::vector<std::string>{"a", "b"});
+  }
+
+  TEST_CASE("many runs out of order merge into one sorted list without duplicates") {
+    CHECK(names("c[3-4],a[1-2],b1,a0,n[1-3],n[2-4],z") ==
+          std::vector<std::string>{"a0", "a1", "a2", "b1", "c3", "c4", "n1", "n2", "n3", "n4",
+                                   "z"});
+    const auto big = names("x[1-50000],a");
+    REQUIRE(big.size() == 50001);
+    CHECK(big.front() == "a");
+    CHECK(big[1] == "x1");
+    CHECK(big.back() == "x50000");
+    CHECK(std::is_sorted(big.begin(), big.end(), node_less));
   }
 
   TEST_CASE("natural order compares digit runs as numbers") {
