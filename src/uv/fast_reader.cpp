@@ -97,12 +97,23 @@ private:
       return false;
     }
     m_scope = Scope::ignored;
+    const auto listed = [&](const std::vector<std::string_view>& seen) {
+      return std::find(seen.begin(), seen.end(), path) != seen.end();
+    };
+    const auto below = [&](const std::vector<std::string_view>& seen) {
+      return std::any_of(seen.begin(), seen.end(), [&](std::string_view header) {
+        return header.size() > path.size() && header.starts_with(path) &&
+               header[path.size()] == '.';
+      });
+    };
+    // [a] twice, [a] and [[a]] in either order, or a first [[a]] after [a.b] or [[a.b]] made
+    // `a` a table: errors the general reader reports.
+    if (listed(in_package ? m_package_headers : m_headers) || (!array && listed(m_array_headers)) ||
+        (array && !listed(m_array_headers) && (below(m_headers) || below(m_array_headers)))) {
+      return false;
+    }
     if (!array) {
-      auto& seen = in_package ? m_package_headers : m_headers;
-      if (std::find(seen.begin(), seen.end(), path) != seen.end()) {
-        return false;
-      }
-      seen.push_back(path);
+      (in_package ? m_package_headers : m_headers).push_back(path);
     } else if (std::find(m_array_headers.begin(), m_array_headers.end(), path) ==
                m_array_headers.end()) {
       m_array_headers.push_back(path);

@@ -39,8 +39,10 @@ Result<lock::UvLockPin> parse_uv_lock_toml(std::string_view text, std::string_vi
                        std::to_string(where.column) + ": " + std::string(e.description()));
   }
   RawLock raw;
-  raw.version = doc["version"].value<std::int64_t>();
-  raw.revision = doc["revision"].value_or(std::int64_t{0});
+  // value_exact: an integer only. (value<int64_t> converts floats, and one out of range is
+  // undefined behaviour inside toml++.)
+  raw.version = doc["version"].value_exact<std::int64_t>();
+  raw.revision = doc["revision"].value_exact<std::int64_t>().value_or(0);
   raw.requires_python = doc["requires-python"].value_or(std::string());
   if (const auto* packages = doc.get_as<toml::array>("package"); packages != nullptr) {
     for (std::size_t i = 0; i < packages->size(); ++i) {

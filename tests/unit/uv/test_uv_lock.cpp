@@ -94,7 +94,10 @@ TEST_SUITE("uv") {
     for (const std::string text :
          {"version = 1\nmanifest = 2\n\n[manifest]\n",
           "version = 1\n\n[[package]]\nname = \"a\"\nextra = 1\n[package.extra]\n",
-          "version = 1\n\n[options.x]\n[options]\nx = 1\n"}) {
+          "version = 1\n\n[options.x]\n[options]\nx = 1\n",
+          "version = 1\n\n[options]\n[[options]]\n", "version = 1\n\n[[options]]\n[options]\n",
+          "version = 1\n\n[options.x]\n[[options]]\n",
+          "version = 1\n\n[[options.x]]\n[[options]]\n", "version = 1.5\n"}) {
       CAPTURE(text);
       CHECK_FALSE(uv::read_fast(text).has_value());
       CHECK_FALSE(uv::parse_uv_lock(text, "uv.lock").has_value());
