@@ -26,9 +26,9 @@ TEST_SUITE("fleet.hostlist") {
   }
 
   TEST_CASE("many runs out of order merge into one sorted list without duplicates") {
-    CHECK(names("c[3-4],a[1-2],b1,a0,n[1-3],n[2-4],z") ==
-          std::vector<std::string>{"a0", "a1", "a2", "b1", "c3", "c4", "n1", "n2", "n3", "n4",
-                                   "z"});
+    CHECK(
+        names("c[3-4],a[1-2],b1,a0,n[1-3],n[2-4],z") ==
+        std::vector<std::string>{"a0", "a1", "a2", "b1", "c3", "c4", "n1", "n2", "n3", "n4", "z"});
     const auto big = names("x[1-50000],a");
     REQUIRE(big.size() == 50001);
     CHECK(big.front() == "a");

@@ -63,15 +63,10 @@ TEST_CASE("provenance::make_statement fields") {
   for (const auto& d : deps) {
     names.push_back(d["name"]);
   }
-  CHECK(names == std::vector<std::string>{"base_image",
-                                          "base_image.platform_digest",
-                                          "sources.megatron",
-                                          "recipe",
-                                          "recipe.images[docker/Dockerfile.ci.dev:5]",
-                                          "uv.lock",
-                                          "pyproject.toml",
-                                          "Dockerfile",
-                                          "context.tar"});
+  CHECK(names == std::vector<std::string>{"base_image", "base_image.platform_digest",
+                                          "sources.megatron", "recipe",
+                                          "recipe.images[docker/Dockerfile.ci.dev:5]", "uv.lock",
+                                          "pyproject.toml", "Dockerfile", "context.tar"});
   CHECK(deps[4]["digest"]["sha256"] == std::string(64, '5'));
   CHECK(deps[3]["annotations"]["gitCommit"] == "0123456789abcdef0123456789abcdef01234567");
   CHECK(deps[2]["digest"]["gitCommit"] == "0123456789abcdef0123456789abcdef01234567");
