@@ -82,4 +82,4 @@ t_ref=$(best reference)
 echo "tree: $n files, $((size / 1000000)) MB"
 echo "envlock context:               ${t_ours} s  ($(stat -c %s "$W/ctx.tar") bytes)"
 echo "git archive | sha256sum:       ${t_ref} s"
-echo "ratio envlock/git archive:     $(echo "scale=2; $t_ours / $t_ref" | bc -l)  (target <= 1.0)"
+printf "ratio envlock/git archive:     %.2f  (target <= 1.0)\n" "$(echo "$t_ours / $t_ref" | bc -l)"
