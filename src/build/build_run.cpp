@@ -1,5 +1,9 @@
 #include "build/build_run.hpp"
 
+#include "build/builder_auth.hpp"
+#include "build/recipe.hpp"
+#include "oci/image_ref.hpp"
+
 #include "util/fs.hpp"
 #include "util/json.hpp"
 #include "util/process.hpp"
@@ -67,6 +71,12 @@ private:
 
 std::string registry_host(const std::string& repository) {
   return repository.substr(0, repository.find('/'));
+}
+
+// The registry of an image name or reference ("" when it does not parse).
+std::string image_host(const std::string& name) {
+  const auto ref = oci::parse_image_ref(name);
+  return ref ? ref->registry : "";
 }
 
 Result<std::string> builder_version(BuilderKind kind) {
@@ -151,6 +161,25 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   // The builder has one switch for every registry it talks to: the base image's and the target.
   command.tls = listed(lock.image.repository) || listed(lock.base_image.name) ? TlsVerify::off
                                                                               : TlsVerify::on;
+  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, request.context.lock_path.string()));
+  std::vector<std::string> hosts{image_host(lock.image.repository),
+                                 image_host(lock.base_image.name)};
+  if (recipe) {
+    for (const auto& image : recipe->images) {
+      hosts.push_back(image_host(image.image));
+    }
+  }
+  const fs::path auth_dir = work.path() / "auth";
+  std::error_code made_auth;
+  fs::create_directories(auth_dir, made_auth);
+  if (made_auth) {
+    return env_error("cannot create " + auth_dir.string() + ": " + made_auth.message());
+  }
+  ENVLOCK_TRY_ASSIGN(const auto auth_file,
+                     write_builder_auth(request.credentials, hosts, auth_dir));
+  if (auth_file) {
+    command.auth_file = *auth_file;
+  }
   command.id_file = work.path() / "image.id";
   command.metadata_file = work.path() / "metadata.json";
   command.push = request.push;
@@ -166,6 +195,9 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   BuildLog log(std::move(log_file), request.on_log);
   util::ProcessOptions options;
   options.env["SOURCE_DATE_EPOCH"] = std::to_string(command.source_date_epoch);
+  if (auth_file && request.builder == BuilderKind::docker) {
+    options.env["DOCKER_CONFIG"] = auth_dir.string();
+  }
 
   BuildResult result;
   result.started_at = rfc3339_utc(std::chrono::system_clock::now());

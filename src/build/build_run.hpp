@@ -6,6 +6,7 @@
 #include "build/build_result.hpp"
 #include "build/builder.hpp"
 #include "build/context.hpp"
+#include "oci/credentials.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
@@ -22,7 +23,8 @@ struct BuildRequest {
   BuilderKind builder = BuilderKind::buildah;
   Push push = Push::no;
   std::string isolation = "chroot";
-  std::vector<std::string> insecure_registries;     // HOST[:PORT] reached without TLS verification
+  std::vector<std::string> insecure_registries; // HOST[:PORT] reached without TLS verification
+  oci::CredentialFiles credentials; // where envlock's registry credentials are (empty: defaults)
   std::optional<std::filesystem::path> result_path; // empty: build-result.json beside the lock
   // Receives the build log as it is written (the terminal); may be empty.
   std::function<void(std::string_view)> on_log;

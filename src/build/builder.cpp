@@ -63,6 +63,10 @@ std::vector<std::string> build_argv(const BuildCommand& command) {
     if (command.kind == BuilderKind::podman) {
       argv.emplace_back("--layers=false");
     }
+    if (!command.auth_file.empty()) {
+      argv.emplace_back("--authfile");
+      argv.push_back(command.auth_file.string());
+    }
     if (command.tls == TlsVerify::off) {
       argv.emplace_back("--tls-verify=false");
     }
@@ -82,6 +86,10 @@ std::vector<std::string> push_argv(const BuildCommand& command,
   }
   std::vector<std::string> argv{builder_name(command.kind), "push", "--digestfile",
                                 digest_file.string()};
+  if (!command.auth_file.empty()) {
+    argv.emplace_back("--authfile");
+    argv.push_back(command.auth_file.string());
+  }
   if (command.tls == TlsVerify::off) {
     argv.emplace_back("--tls-verify=false");
   }

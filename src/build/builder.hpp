@@ -40,6 +40,9 @@ struct BuildCommand {
   std::filesystem::path id_file;       // where the builder writes the image id
   std::filesystem::path metadata_file; // docker only: --metadata-file (holds the pushed digest)
   Push push = Push::no;                // docker pushes during the build
+  // Registry credentials for the builder (builder_auth.hpp), or empty: buildah and podman get
+  // --authfile FILE; docker reads FILE's folder as DOCKER_CONFIG (the caller sets it).
+  std::filesystem::path auth_file;
 };
 
 // The build's argv: `buildah bud ...`, `podman build ...` or `docker buildx build ...`.

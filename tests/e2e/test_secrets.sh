@@ -85,13 +85,14 @@ run handover "$ENVLOCK" handover --lock proj/envlock.lock.json --squashfs-result
   -o out/handover.md
 check_eq "$r_rc" 0 "handover works"
 
-# ---- build, push, provenance, sign, verify. envlock gives the builder no credentials: buildah
-# finds them itself. With REGISTRY_AUTH_FILE unset it reads ~/.docker/config.json, written above.
+# ---- build, push, provenance, sign, verify. envlock hands the builder its own credentials in an
+# auth file (--authfile); buildah's own lookup finds none (lib.sh points REGISTRY_AUTH_FILE at an
+# empty one), so a push that works proves they arrived.
 BUILD_FILES=""
 run keygen "$ENVLOCK" keygen -o out/signing.key
 check_eq "$r_rc" 0 "keygen works"
 if command -v buildah >/dev/null 2>&1; then
-  B=(env -u REGISTRY_AUTH_FILE "$ENVLOCK" build -q --template "$REPO/tests/data/build/tiny.mustache"
+  B=("$ENVLOCK" build -q --template "$REPO/tests/data/build/tiny.mustache"
     --lock proj/envlock.lock.json --insecure-registry "$REG_AUTH")
   run build "${B[@]}" --push --result out/build/build-result.json
   check_eq "$r_rc" 0 "build --push to the auth registry works ($(tail -3 <<<"$r_err"))"
@@ -109,14 +110,13 @@ if command -v buildah >/dev/null 2>&1; then
   run verify-dsse "$ENVLOCK" provenance verify --pub out/signing.key.pub out/provenance.dsse.json \
     --image-digest "$BUILT"
   check_eq "$r_rc" 0 "provenance verify works"
+  check_contains "$(cat out/build/build.log)" "--authfile " "build: the builder got an auth file"
   # A failing push: the base image from the plain registry, the target the auth registry, and
-  # buildah given a wrong password for it (which holds the right one as its prefix).
+  # envlock given a wrong password for it (which holds the right one as its prefix).
   sed "s|base: {image: \"$REG_AUTH/|base: {image: \"$REG_PLAIN/|" proj/envlock.yaml >proj/push.yaml
   run lock-push "$ENVLOCK" lock "${I[@]}" -f proj/push.yaml -o proj/push.lock.json
   check_eq "$r_rc" 0 "lock with a plain base image works"
-  printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$REG_AUTH" \
-    "$(printf '%s:%s' "$REG_USER" "$REG_PASSWORD-wrong" | base64 -w0)" >"$WORK/wrong-auth.json"
-  run build-denied env REGISTRY_AUTH_FILE="$WORK/wrong-auth.json" "$ENVLOCK" build -q \
+  run build-denied env ENVLOCK_REGISTRY_PASSWORD="$REG_PASSWORD-wrong" "$ENVLOCK" build -q \
     --template "$REPO/tests/data/build/tiny.mustache" --lock proj/push.lock.json \
     --insecure-registry "$REG_AUTH" --insecure-registry "$REG_PLAIN" --push \
     --result out/build-denied/build-result.json
