@@ -69,10 +69,6 @@ private:
   std::optional<Error> m_error;
 };
 
-std::string registry_host(const std::string& repository) {
-  return repository.substr(0, repository.find('/'));
-}
-
 // The registry of an image name or reference ("" when it does not parse).
 std::string image_host(const std::string& name) {
   const auto ref = oci::parse_image_ref(name);
@@ -154,13 +150,7 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   command.build_args = lock.build_args;
   command.source_date_epoch = lock.enroot.source_date_epoch;
   command.isolation = request.isolation;
-  const auto& insecure = request.insecure_registries;
-  const auto listed = [&](const std::string& name) {
-    return std::find(insecure.begin(), insecure.end(), registry_host(name)) != insecure.end();
-  };
-  // The builder has one switch for every registry it talks to: the base image's and the target.
-  command.tls = listed(lock.image.repository) || listed(lock.base_image.name) ? TlsVerify::off
-                                                                              : TlsVerify::on;
+  // Every registry the build talks to: the target, the base image and the recipe's images.
   ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, request.context.lock_path.string()));
   std::vector<std::string> hosts{image_host(lock.image.repository),
                                  image_host(lock.base_image.name)};
@@ -169,6 +159,15 @@ Result<BuildResult> run_build(const BuildRequest& request) {
       hosts.push_back(image_host(image.image));
     }
   }
+  // The builder has one TLS switch for all of them.
+  const auto& insecure = request.insecure_registries;
+  command.tls =
+      std::any_of(hosts.begin(), hosts.end(),
+                  [&](const std::string& host) {
+                    return std::find(insecure.begin(), insecure.end(), host) != insecure.end();
+                  })
+          ? TlsVerify::off
+          : TlsVerify::on;
   const fs::path auth_dir = work.path() / "auth";
   std::error_code made_auth;
   fs::create_directories(auth_dir, made_auth);

@@ -36,13 +36,7 @@ write_builder_auth(const oci::CredentialFiles& files, const std::vector<std::str
     return std::optional<std::filesystem::path>();
   }
   const std::filesystem::path path = dir / "config.json";
-  ENVLOCK_TRY(util::write_file_atomic(path, *json));
-  std::error_code ec;
-  std::filesystem::permissions(
-      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write, ec);
-  if (ec) {
-    return env_error("cannot restrict " + path.string() + ": " + ec.message());
-  }
+  ENVLOCK_TRY(util::write_file_atomic(path, *json, 0600));
   return std::optional<std::filesystem::path>(path);
 }
 

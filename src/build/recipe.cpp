@@ -157,9 +157,7 @@ Result<std::string> read_locked_recipe(const fs::path& repo, std::string_view co
                                        const Recipe& recipe) {
   auto text = git::read_blob(repo, commit, recipe.path);
   if (!text) {
-    Error error = std::move(text).error();
-    error.message = "build.recipe: " + error.message;
-    return error;
+    return with_prefix(std::move(text).error(), "build.recipe: ");
   }
   const std::string now = util::sha256_hex(*text);
   if (now != recipe.sha256) {

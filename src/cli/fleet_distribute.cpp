@@ -1,6 +1,7 @@
 // envlock fleet distribute IMAGE.sqsh --result squashfs-result.json --dest PATH: the image to
 // every node's local storage through Slurm (sbcast), each copy checked by its sha256.
 #include "cli/fleet.hpp"
+#include "cli/fleet_verify_options.hpp"
 #include "fleet/distribute.hpp"
 #include "fleet/hostlist.hpp"
 #include "util/sha256.hpp"
@@ -84,10 +85,7 @@ Runner add_fleet_distribute(CLI::App& fleet) {
   fleet.add_option("--results", o->results, "Where the script and the report go")
       ->capture_default_str();
   fleet.add_flag("--check-only", o->check_only, "Do not copy; only check the copies already there");
-  fleet.add_option("--account", o->slurm.account, "Slurm account (passed to #SBATCH)");
-  fleet.add_option("--qos", o->slurm.qos, "Slurm QOS (passed to #SBATCH)");
-  fleet.add_option("--time", o->slurm.time, "Slurm time limit (passed to #SBATCH)");
-  fleet.add_option("--reservation", o->slurm.reservation, "Slurm reservation (passed to #SBATCH)");
+  add_sbatch_options(fleet, o->slurm);
   return [o] { return run_distribute(*o); };
 }
 

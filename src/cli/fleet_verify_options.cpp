@@ -54,10 +54,14 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
                  "An extra argument for envlock-verify (repeatable), e.g. --verifier-arg=--no-gpu");
   app.add_flag("--no-container", o.no_container, "Run the verifier directly on the nodes");
   app.add_flag("--no-host-checks", o.no_host_checks, "Skip the lock's expect.host checks");
-  app.add_option("--account", o.slurm.account, "Slurm account (passed to #SBATCH)");
-  app.add_option("--qos", o.slurm.qos, "Slurm QOS (passed to #SBATCH)");
-  app.add_option("--time", o.slurm.time, "Slurm time limit (passed to #SBATCH)");
-  app.add_option("--reservation", o.slurm.reservation, "Slurm reservation (passed to #SBATCH)");
+  add_sbatch_options(app, o.slurm);
+}
+
+void add_sbatch_options(CLI::App& app, fleet::SlurmOptions& slurm) {
+  app.add_option("--account", slurm.account, "Slurm account (passed to #SBATCH)");
+  app.add_option("--qos", slurm.qos, "Slurm QOS (passed to #SBATCH)");
+  app.add_option("--time", slurm.time, "Slurm time limit (passed to #SBATCH)");
+  app.add_option("--reservation", slurm.reservation, "Slurm reservation (passed to #SBATCH)");
 }
 
 Result<std::vector<std::string>> chosen_nodes(const FleetVerifyOptions& o) {

@@ -24,6 +24,9 @@ struct FleetVerifyOptions {
   fleet::SlurmOptions slurm;
 };
 
+// Adds --account, --qos, --time and --reservation (passed to #SBATCH) to a subcommand.
+void add_sbatch_options(CLI::App& app, fleet::SlurmOptions& slurm);
+
 // Adds the shared options to a subcommand.
 void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& options);
 

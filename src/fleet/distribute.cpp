@@ -15,18 +15,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool file_exists(const fs::path& path) {
-  std::error_code ec;
-  return fs::exists(path, ec);
-}
-
 std::map<std::string, NodeHash> read_hashes(const fs::path& results,
                                             const std::vector<std::string>& nodes) {
   std::map<std::string, NodeHash> out;
   for (const auto& node : nodes) {
     NodeHash hash;
     const fs::path sum = nodes_dir(results) / (node + ".sha256");
-    if (file_exists(sum)) {
+    if (util::path_exists(sum)) {
       hash.sha256sum_output = util::read_file_limited(sum, 4096).value_or("");
     }
     hash.error = std::string(util::trim(
@@ -108,7 +103,7 @@ Result<DistributeReport> run_distribute(const DistributeRun& run) {
   const auto done = [&] {
     std::size_t n = 0;
     for (const auto& node : script.nodes) {
-      n += file_exists(nodes_dir(script.results) / (node + ".sha256")) ? 1 : 0;
+      n += util::path_exists(nodes_dir(script.results) / (node + ".sha256")) ? 1 : 0;
     }
     return n;
   };

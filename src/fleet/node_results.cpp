@@ -13,11 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool present(const fs::path& path) {
-  std::error_code ec;
-  return fs::exists(path, ec);
-}
-
 std::optional<int> read_exit_code(const fs::path& path) {
   const auto text = util::read_file_limited(path, 64);
   if (!text) {
@@ -37,7 +32,7 @@ NodeInput read_node(const fs::path& dir, const std::string& node) {
   input.node = node;
   input.exit_code = read_exit_code(dir / (node + ".rc"));
   const fs::path json = dir / (node + ".json");
-  if (!present(json)) {
+  if (!util::path_exists(json)) {
     input.problem = input.exit_code ? "envlock-verify exited " + std::to_string(*input.exit_code) +
                                           " without a report"
                                     : "no report";
@@ -69,7 +64,7 @@ fs::path nodes_dir(const fs::path& results) {
 std::size_t count_done(const fs::path& results, const std::vector<std::string>& nodes) {
   std::size_t done = 0;
   for (const auto& node : nodes) {
-    done += present(nodes_dir(results) / (node + ".rc")) ? 1 : 0;
+    done += util::path_exists(nodes_dir(results) / (node + ".rc")) ? 1 : 0;
   }
   return done;
 }

@@ -104,9 +104,7 @@ Status refresh_drift(const manifest::Manifest& manifest, const Lock& lock,
     ref.digest.clear();
     auto now = resolve(ref, pin.platform);
     if (!now) {
-      Error error = std::move(now).error();
-      error.message = "base.image: " + error.message;
-      return error;
+      return with_prefix(std::move(now).error(), "base.image: ");
     }
     if (now->digest != pin.digest) {
       out.push_back("drift: base_image.digest: " + ref.to_string() + " moved from " + pin.digest +
@@ -121,9 +119,7 @@ Status refresh_drift(const manifest::Manifest& manifest, const Lock& lock,
     }
     auto commit = git::resolve_commit(source.git, source.ref, manifest.dir);
     if (!commit) {
-      Error error = std::move(commit).error();
-      error.message = "sources." + name + ": " + error.message;
-      return error;
+      return with_prefix(std::move(commit).error(), "sources." + name + ": ");
     }
     if (*commit != source.commit) {
       out.push_back("drift: sources." + name + ".commit: " + source.ref + " moved from " +

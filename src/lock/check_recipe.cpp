@@ -59,9 +59,7 @@ Status refresh_images(const manifest::Manifest& manifest, const build::Recipe& r
     }
     auto now = resolve(*ref, manifest.base.platform);
     if (!now) {
-      Error error = std::move(now).error();
-      error.message = "build.recipe: " + where(recipe, image) + ": " + error.message;
-      return error;
+      return with_prefix(std::move(now).error(), "build.recipe: " + where(recipe, image) + ": ");
     }
     if (now->digest != image.digest) {
       out.push_back("drift: recipe.images[" + where(recipe, image) + "].digest: " +
@@ -89,7 +87,7 @@ Status recipe_drift(const manifest::Manifest& manifest, const Lock& lock, const 
   }
   if (readable(manifest, lock, *locked, megatron_repo)) {
     ENVLOCK_TRY_ASSIGN(const UpstreamRecipe now,
-                       read_manifest_recipe(manifest, lock, megatron_repo));
+                       read_manifest_recipe(manifest, *wanted, lock, megatron_repo));
     images_drift(*locked, now.recipe, out);
   }
   if (refresh == Refresh::remote_refs) {

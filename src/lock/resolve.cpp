@@ -9,11 +9,6 @@ namespace envlock::lock {
 
 namespace {
 
-Error with_prefix(Error error, const std::string& prefix) {
-  error.message = prefix + error.message;
-  return error;
-}
-
 // A relative path in portable form: "." for the folder itself, no trailing slash.
 std::string normal_relative(const std::filesystem::path& path) {
   std::string text = path.lexically_normal().generic_string();

@@ -55,11 +55,12 @@ struct UpstreamRecipe {
   std::string text;
 };
 
-// Reads the manifest's upstream recipe from `lock`'s commit of its source (from `repo` when
-// given, else the source's local repository). Fails (exit 2) with "build.recipe: upstream 'X'
-// needs sources.X", like build::megatron_repository, git::read_blob (prefixed "build.recipe: ")
-// and build::recipe_images.
-Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest, const Lock& lock,
+// Reads `recipe` (the manifest's, see manifest_recipe) from `lock`'s commit of its source (from
+// `repo` when given, else the source's local repository), with the manifest's build arguments.
+// Fails (exit 2) with "build.recipe: upstream 'X' needs sources.X", like
+// build::megatron_repository, git::read_blob (prefixed "build.recipe: ") and build::recipe_images.
+Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest,
+                                            build::Recipe recipe, const Lock& lock,
                                             const std::optional<std::filesystem::path>& repo);
 
 // The lock's "recipe": the upstream recipe with every image its FROM lines name resolved for

@@ -1,25 +1,9 @@
 #include "lock/resolve.hpp"
 
+#include "util/fs.hpp"
 #include "util/sha256.hpp"
 
 namespace envlock::lock {
-
-namespace {
-
-bool is_inside(const std::string& path) {
-  const std::filesystem::path p(path);
-  if (p.is_absolute() || path.empty()) {
-    return false;
-  }
-  for (const auto& part : p.lexically_normal()) {
-    if (part == "..") {
-      return false;
-    }
-  }
-  return true;
-}
-
-} // namespace
 
 Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest) {
   const auto build = manifest.extra.find("build");
@@ -29,7 +13,7 @@ Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& item : build->at("context")) {
     const std::string path = item.get<std::string>();
-    if (!is_inside(path)) {
+    if (!util::is_relative_inside(path)) {
       return input_error("build.context: '" + path +
                          "' must be a relative path inside the manifest's folder");
     }

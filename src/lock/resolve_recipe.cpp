@@ -5,15 +5,6 @@
 
 namespace envlock::lock {
 
-namespace {
-
-Error with_prefix(Error error, const std::string& prefix) {
-  error.message = prefix + error.message;
-  return error;
-}
-
-} // namespace
-
 std::optional<build::Recipe> manifest_recipe(const manifest::Manifest& manifest) {
   const auto build = manifest.extra.find("build");
   if (build == manifest.extra.end() || !build->contains("recipe") ||
@@ -25,34 +16,33 @@ std::optional<build::Recipe> manifest_recipe(const manifest::Manifest& manifest)
       spec.value("upstream", ""), spec.value("path", ""), spec.value("target", ""), "", {}};
 }
 
-Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest, const Lock& lock,
+Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest,
+                                            build::Recipe recipe, const Lock& lock,
                                             const std::optional<std::filesystem::path>& repo) {
-  auto recipe = manifest_recipe(manifest);
-  if (!recipe) {
-    return input_error("build.recipe: not an upstream recipe");
-  }
-  const auto pin = lock.sources.find(recipe->upstream);
+  const auto pin = lock.sources.find(recipe.upstream);
   if (pin == lock.sources.end()) {
-    return input_error("build.recipe: upstream '" + recipe->upstream + "' needs sources." +
-                       recipe->upstream);
+    return input_error("build.recipe: upstream '" + recipe.upstream + "' needs sources." +
+                       recipe.upstream);
   }
   ENVLOCK_TRY_ASSIGN(const auto path, build::megatron_repository(pin->second, manifest.dir, repo));
-  auto text = git::read_blob(path, pin->second.commit, recipe->path);
+  auto text = git::read_blob(path, pin->second.commit, recipe.path);
   if (!text) {
     return with_prefix(std::move(text).error(), "build.recipe: ");
   }
-  recipe->sha256 = util::sha256_hex(*text);
-  ENVLOCK_TRY_ASSIGN(recipe->images, build::recipe_images(*text, *recipe, manifest.build.args));
-  return UpstreamRecipe{std::move(*recipe), std::move(*text)};
+  recipe.sha256 = util::sha256_hex(*text);
+  ENVLOCK_TRY_ASSIGN(recipe.images, build::recipe_images(*text, recipe, manifest.build.args));
+  return UpstreamRecipe{std::move(recipe), std::move(*text)};
 }
 
 Result<nlohmann::json> resolve_recipe(const manifest::Manifest& manifest, const Lock& lock,
                                       const ImageResolver& resolve,
                                       const std::optional<std::filesystem::path>& repo) {
-  if (!manifest_recipe(manifest)) {
+  auto wanted = manifest_recipe(manifest);
+  if (!wanted) {
     return nlohmann::json();
   }
-  ENVLOCK_TRY_ASSIGN(UpstreamRecipe upstream, read_manifest_recipe(manifest, lock, repo));
+  ENVLOCK_TRY_ASSIGN(UpstreamRecipe upstream,
+                     read_manifest_recipe(manifest, std::move(*wanted), lock, repo));
   build::Recipe& recipe = upstream.recipe;
   for (auto& image : recipe.images) {
     const std::string where =

@@ -1,8 +1,6 @@
 #include "manifest/formats.hpp"
 #include "manifest/sections.hpp"
-
-#include <algorithm>
-#include <filesystem>
+#include "util/fs.hpp"
 
 namespace envlock::manifest {
 
@@ -25,15 +23,6 @@ Result<std::map<std::string, std::string>> read_args(const Reader& reader, const
   return args;
 }
 
-// A relative path that stays inside its root: not absolute, no ".." part.
-bool is_relative_inside(const std::string& path) {
-  const std::filesystem::path p(path);
-  if (p.is_absolute()) {
-    return false;
-  }
-  return std::none_of(p.begin(), p.end(), [](const auto& part) { return part == ".."; });
-}
-
 Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
   if (field.value.IsScalar()) {
     ENVLOCK_TRY_ASSIGN(const std::string form, reader.string(field));
@@ -54,7 +43,7 @@ Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
       return reader.error(
           entry, "build.recipe.upstream: the only upstream is 'megatron' (sources.megatron)");
     }
-    if (std::string_view(key) == "path" && !is_relative_inside(value)) {
+    if (std::string_view(key) == "path" && !util::is_relative_inside(value)) {
       return reader.error(entry, "build.recipe.path: '" + value +
                                      "' must be a relative path inside the repository");
     }

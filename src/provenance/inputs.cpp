@@ -19,11 +19,6 @@ fs::path parent_of(const fs::path& path) {
   return path.parent_path();
 }
 
-bool path_exists(const fs::path& path) {
-  std::error_code ec;
-  return fs::exists(path, ec);
-}
-
 // The manifest the lock records, parsed, after checking it is the one the lock was made from.
 Result<nlohmann::json> read_manifest(const fs::path& lock_path, const lock::Lock& lock) {
   const fs::path path = parent_of(lock_path) / lock.manifest_path;
@@ -40,7 +35,7 @@ Result<nlohmann::json> read_manifest(const fs::path& lock_path, const lock::Lock
 
 Result<BuildRecord> read_build(const fs::path& path, const fs::path& lock_path,
                                const lock::Lock& lock) {
-  if (!path_exists(path)) {
+  if (!util::path_exists(path)) {
     return input_error(path.string() + ": no such build result; run `envlock build` first or pass "
                                        "--build-result FILE");
   }
@@ -52,7 +47,7 @@ Result<BuildRecord> read_build(const fs::path& path, const fs::path& lock_path,
                        lock_sha256 + ")");
   }
   const fs::path log = parent_of(path) / build.log_path;
-  if (path_exists(log)) {
+  if (util::path_exists(log)) {
     ENVLOCK_TRY_ASSIGN(const std::string log_sha256, util::sha256_file_hex(log));
     if (log_sha256 != build.log_sha256) {
       return input_error(log.string() + ": sha256 " + log_sha256 + ", but " + path.string() +

@@ -1,5 +1,6 @@
 #include "util/fs.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,19 @@
 #include <unistd.h>
 
 namespace envlock::util {
+
+bool path_exists(const std::filesystem::path& path) {
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
+}
+
+bool is_relative_inside(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (path.empty() || p.is_absolute()) {
+    return false;
+  }
+  return std::none_of(p.begin(), p.end(), [](const auto& part) { return part == ".."; });
+}
 
 namespace fs = std::filesystem;
 

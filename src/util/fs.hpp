@@ -10,6 +10,12 @@
 
 namespace envlock::util {
 
+// Whether `path` exists; false too when it cannot be examined.
+bool path_exists(const std::filesystem::path& path);
+
+// Whether `path` is relative and stays inside its folder: not empty, not absolute, no ".." part.
+bool is_relative_inside(const std::string& path);
+
 // Returns the whole file, or an input error naming the path and the system's reason.
 Result<std::string> read_file(const std::filesystem::path& path);
 

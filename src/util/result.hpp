@@ -36,6 +36,11 @@ inline Error env_error(std::string message) {
 inline Error check_failed(std::string message) {
   return Error{ExitCode::failed, std::move(message)};
 }
+// The same error with `prefix` (a key or a path, with its ": ") before its message.
+inline Error with_prefix(Error error, const std::string& prefix) {
+  error.message.insert(0, prefix);
+  return error;
+}
 
 template <typename T> class [[nodiscard]] Result {
 public:

@@ -175,6 +175,14 @@ run_cmd g "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o bad.lock.json
 check_eq "$g_rc" 2 "error: a recipe missing at the commit: exit 2"
 check_contains "$g_err" "envlock: error: build.recipe: docker/Dockerfile.gone not found at commit $COMMIT" \
   "error: a recipe missing at the commit: message"
+write_manifest lts "    FROM_IMAGE_NAME: $REG_PLAIN/Bad/Ref:1"
+run_cmd bi "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o bad.lock.json
+check_eq "$bi_rc:$bi_err" "2:envlock: error: build.recipe: docker/Dockerfile.ci.dev:7: invalid image reference '$REG_PLAIN/Bad/Ref:1': repository must be lowercase" \
+  "error: a build argument that makes a bad image reference"
+write_manifest lts "    FROM_IMAGE_NAME: $REG_PLAIN/nvidia/pytorch:no-such-tag"
+run_cmd bt "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o bad.lock.json
+check_contains "$bt_err" "envlock: error: build.recipe: docker/Dockerfile.ci.dev:7: " \
+  "error: an image the registry does not have names the recipe's line"
 [ ! -e bad.lock.json ] && ok "errors: no lock written" || fail "errors: no lock written" "bad.lock.json exists"
 
 # ---- a remote source: the recipe is read from a local clone given with --megatron-repo

@@ -84,6 +84,11 @@ TEST_CASE("lock: the manifest's upstream recipe, checked where it is written") {
   REQUIRE(plain.has_value());
   CHECK_FALSE(lock::manifest_recipe(*plain).has_value());
 
+  const lock::Lock no_sources;
+  const auto read = lock::read_manifest_recipe(*manifest, *recipe, no_sources, std::nullopt);
+  REQUIRE_FALSE(read.has_value());
+  CHECK(read.error().message == "build.recipe: upstream 'megatron' needs sources.megatron");
+
   auto other = manifest::parse_manifest(
       with_recipe("{upstream: nemo, path: Dockerfile, target: main}"), dir.path() / "envlock.yaml");
   REQUIRE_FALSE(other.has_value());

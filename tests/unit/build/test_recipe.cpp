@@ -6,6 +6,8 @@
 #include "lock/lock.hpp"
 #include "util/sha256.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <doctest/doctest.h>
 #include <string>
@@ -116,6 +118,58 @@ TEST_CASE("lock_recipe: the lock's recipe round-trips; the template form has non
   REQUIRE_FALSE(bad.has_value());
   CHECK(bad.error().message ==
         "l.json: recipe: images: each needs line, from, image, digest and platform_digest");
+}
+
+TEST_CASE("lock_recipe: a malformed recipe section is named") {
+  lock::Lock lock;
+  const auto message = [&](const nlohmann::json& value) {
+    lock.extra["recipe"] = value;
+    auto result = build::lock_recipe(lock, "l.json");
+    REQUIRE_FALSE(result.has_value());
+    CHECK(result.error().code == ExitCode::usage);
+    return result.error().message;
+  };
+  CHECK(message(nlohmann::json::array()) == "l.json: recipe: expected an object");
+  nlohmann::json recipe = build::recipe_to_json(pinned_recipe());
+  recipe["target"] = 3;
+  CHECK(message(recipe) == "l.json: recipe: target: expected a string");
+  recipe = build::recipe_to_json(pinned_recipe());
+  recipe["images"] = "none";
+  CHECK(message(recipe) == "l.json: recipe: images: expected a list");
+}
+
+TEST_CASE("read_locked_recipe: the recipe's bytes must have the sha256 the lock recorded") {
+  test::ContextFixture f;
+  const auto repo = f.dir.path() / "megatron";
+  build::Recipe recipe = spec();
+  recipe.path = "README.md";
+  recipe.sha256 = util::sha256_hex("megatron\n");
+  auto text = build::read_locked_recipe(repo, f.commit, recipe);
+  REQUIRE_MESSAGE(text.has_value(), (text ? "" : text.error().message));
+  CHECK(*text == "megatron\n");
+  recipe.sha256 = std::string(64, '0');
+  auto changed = build::read_locked_recipe(repo, f.commit, recipe);
+  REQUIRE_FALSE(changed.has_value());
+  CHECK(changed.error().code == ExitCode::failed);
+  CHECK(changed.error().message == "build.recipe: README.md at commit " + f.commit +
+                                       " has sha256 " + util::sha256_hex("megatron\n") +
+                                       ", the lock has " + std::string(64, '0'));
+  recipe.path = "docker/Dockerfile.gone";
+  auto gone = build::read_locked_recipe(repo, f.commit, recipe);
+  REQUIRE_FALSE(gone.has_value());
+  CHECK(gone.error().message ==
+        "build.recipe: docker/Dockerfile.gone not found at commit " + f.commit);
+}
+
+TEST_CASE("render_lock: an upstream recipe needs sources.megatron") {
+  test::ContextFixture f;
+  f.lock.sources.clear();
+  f.lock.extra["recipe"] = build::recipe_to_json(pinned_recipe());
+  build::RenderRequest request;
+  auto out = build::render_lock(f.lock, f.lock_path, request);
+  REQUIRE_FALSE(out.has_value());
+  CHECK(out.error().message ==
+        f.lock_path.string() + ": sources.megatron: missing; the upstream recipe comes from it");
 }
 
 TEST_CASE("render: the upstream template puts the directives first, then the pinned recipe") {
