@@ -2,6 +2,7 @@
 // (docs/manual/context.md).
 #include "build/context.hpp"
 #include "cli/command.hpp"
+#include "cli/status_stream.hpp"
 
 #include <iostream>
 #include <memory>
@@ -32,8 +33,8 @@ Result<ExitCode> run_context(const ContextCliOptions& options) {
   ENVLOCK_TRY_ASSIGN(const build::PreparedContext prepared, build::prepare_context(request));
   ENVLOCK_TRY_ASSIGN(const build::ContextTar tar,
                      build::write_context_file(prepared.plan, options.output));
-  std::cout << tar.sha256 << "  " << options.output << "\n"
-            << "  " << tar.entries << " entries, " << tar.size << " bytes\n";
+  status_stream({options.output}) << tar.sha256 << "  " << options.output << "\n"
+                                  << "  " << tar.entries << " entries, " << tar.size << " bytes\n";
   return ExitCode::ok;
 }
 

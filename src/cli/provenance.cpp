@@ -1,6 +1,7 @@
 // `envlock provenance`: the SLSA provenance statement of a build; `provenance sign` wraps it in a
 // signed DSSE envelope and `provenance verify` checks one (docs/manual/provenance.md).
 #include "cli/command.hpp"
+#include "cli/status_stream.hpp"
 #include "provenance/inputs.hpp"
 #include "provenance/signing.hpp"
 #include "util/fs.hpp"
@@ -33,17 +34,13 @@ Result<ExitCode> run_statement(const StatementArgs& args) {
     std::cerr << "envlock: warning: " << warning << "\n";
   }
   const std::string text = util::canonical_json(pv::make_statement(gathered.inputs));
-  if (args.output == "-") {
-    std::cout << text << std::flush;
-    return std::cout ? ExitCode::ok
-                     : Result<ExitCode>(env_error("cannot write to standard output"));
-  }
   const fs::path lock_path = args.lock;
   const fs::path output =
       args.output.empty() ? lock_path.parent_path() / "provenance.json" : fs::path(args.output);
   ENVLOCK_TRY(util::write_file_atomic(output, text));
-  std::cout << "wrote " << output.string() << " (subject " << gathered.inputs.build.repository
-            << "@" << gathered.inputs.build.digest << ")\n";
+  status_stream({output.string()})
+      << "wrote " << output.string() << " (subject " << gathered.inputs.build.repository << "@"
+      << gathered.inputs.build.digest << ")\n";
   return ExitCode::ok;
 }
 
@@ -62,7 +59,8 @@ Result<ExitCode> run_sign(const SignArgs& args) {
   const fs::path output =
       args.output.empty() ? fs::path(args.statement + ".dsse.json") : fs::path(args.output);
   ENVLOCK_TRY(util::write_json_file(output, pv::to_json(envelope)));
-  std::cout << "wrote " << output.string() << " (signed by key " << key.key_id() << ")\n";
+  status_stream({output.string()})
+      << "wrote " << output.string() << " (signed by key " << key.key_id() << ")\n";
   return ExitCode::ok;
 }
 

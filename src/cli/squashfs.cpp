@@ -3,6 +3,7 @@
 // `verify` (offline check of a .sqsh against squashfs-result.json or the lock).
 #include "cli/command.hpp"
 #include "cli/registry_options.hpp"
+#include "cli/status_stream.hpp"
 #include "lock/lock.hpp"
 #include "oci/image_ref.hpp"
 #include "squashfs/enroot_import.hpp"
@@ -97,8 +98,8 @@ Result<ExitCode> run_with_enroot(const SquashArgs& args, const sq::SquashSetting
   r.mksquashfs_arguments = sq::mksquashfs_arguments(settings);
   ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, sq::mksquashfs_version());
   ENVLOCK_TRY(sq::write_result(result_path, r));
-  std::cout << "wrote " << args.output << " (sha256 " << r.sha256 << ", " << r.size
-            << " bytes) with enroot\n";
+  status_stream({args.output}) << "wrote " << args.output << " (sha256 " << r.sha256 << ", "
+                               << r.size << " bytes) with enroot\n";
   return ExitCode::ok;
 }
 
@@ -139,10 +140,10 @@ Result<ExitCode> run_squashfs(SquashArgs args) {
     std::cerr << "envlock: warning: " << warning << "\n";
   }
   const auto& r = outcome.result;
-  std::cout << "wrote " << output.string() << " (sha256 " << r.sha256 << ", " << r.size
-            << " bytes)\n"
-            << "tree digest: " << r.tree_digest << "\n"
-            << "result: " << result_path.string() << "\n";
+  status_stream({output.string()})
+      << "wrote " << output.string() << " (sha256 " << r.sha256 << ", " << r.size << " bytes)\n"
+      << "tree digest: " << r.tree_digest << "\n"
+      << "result: " << result_path.string() << "\n";
   return ExitCode::ok;
 }
 

@@ -5,6 +5,7 @@
 #include "squashfs/image_config.hpp"
 #include "squashfs/rootfs_builder.hpp"
 #include "squashfs/tree_digest.hpp"
+#include "util/fd.hpp"
 #include "util/fs.hpp"
 #include "util/sha256.hpp"
 
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
+#include <vector>
 
 namespace envlock::squashfs {
 
@@ -43,30 +45,65 @@ Status build_rootfs(const SquashJob& job, const ImageManifest& manifest, RootfsB
   return {};
 }
 
-// Runs mksquashfs into a fresh folder beside the output and renames the image into place.
+// Copies the file `from` into the stream target `to` ("-", a device, a FIFO).
+Status copy_into_stream(const fs::path& from, const util::OutputTarget& to) {
+  ENVLOCK_TRY_ASSIGN(util::AtomicFile out, util::AtomicFile::open(to.path));
+  const util::Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!in) {
+    return env_error(from.string() + ": " + std::strerror(errno));
+  }
+  std::vector<char> buf(std::size_t{1} << 20);
+  for (;;) {
+    const ssize_t n = ::read(in.get(), buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      return env_error(from.string() + ": " + std::strerror(errno));
+    }
+    if (n == 0) {
+      return out.commit();
+    }
+    ENVLOCK_TRY(out.write(std::string_view(buf.data(), static_cast<std::size_t>(n))));
+  }
+}
+
+// Runs mksquashfs into a fresh folder (beside the output file, or under `scratch` for a stream),
+// describes the image into `result`, then renames it into place or copies it into the stream.
 Status squash_into_place(const fs::path& rootfs, const fs::path& output,
-                         const std::vector<std::string>& args) {
-  const fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+                         const std::vector<std::string>& args, const fs::path& scratch,
+                         SquashResult& result) {
+  ENVLOCK_TRY_ASSIGN(const util::OutputTarget target, util::output_target(output));
+  const bool stream = target.kind == util::OutputTarget::Kind::stream;
+  const fs::path folder = stream                              ? scratch
+                          : target.path.parent_path().empty() ? fs::path(".")
+                                                              : target.path.parent_path();
   std::error_code made;
   fs::create_directories(folder, made);
   if (made) {
     return env_error(folder.string() + ": cannot create: " + made.message());
   }
-  std::string pattern = (folder / ("." + output.filename().string() + ".envlock-XXXXXX")).string();
+  const std::string name = stream ? std::string("image.sqsh") : target.path.filename().string();
+  std::string pattern = (folder / ("." + name + ".envlock-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
     return env_error(folder.string() +
                      ": cannot create a temporary folder: " + std::strerror(errno));
   }
   const fs::path stage = pattern;
-  const fs::path staged = stage / output.filename();
+  const fs::path staged = stage / name;
   auto status = run_mksquashfs(rootfs, staged, args);
   if (status) {
-    const int fd = ::open(staged.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || ::fsync(fd) != 0 || ::close(fd) != 0 ||
-        std::rename(staged.c_str(), output.c_str()) != 0) {
+    status = describe_sqsh(staged, result);
+  }
+  if (status && stream) {
+    status = copy_into_stream(staged, target);
+  } else if (status) {
+    const util::Fd fd(::open(staged.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd || ::fsync(fd.get()) != 0 || std::rename(staged.c_str(), target.path.c_str()) != 0) {
       status = env_error(output.string() + ": cannot write: " + std::strerror(errno));
     }
   }
+  result.file_name = output.filename().string();
   std::error_code ec;
   fs::remove_all(stage, ec);
   return status;
@@ -111,8 +148,7 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   ENVLOCK_TRY_ASSIGN(const Tree tree, read_tree_dir(rootfs));
 
   r.mksquashfs_arguments = mksquashfs_arguments(job.settings);
-  ENVLOCK_TRY(squash_into_place(rootfs, job.output, r.mksquashfs_arguments));
-  ENVLOCK_TRY(describe_sqsh(job.output, r));
+  ENVLOCK_TRY(squash_into_place(rootfs, job.output, r.mksquashfs_arguments, scratch.path(), r));
   r.image_reference = job.image_reference;
   r.manifest_digest = manifest_blob.digest;
   r.platform = job.platform;

@@ -1,7 +1,11 @@
 #include "util/fs.hpp"
 
+#include "util/fd.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +13,7 @@
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace envlock::util {
 
@@ -33,51 +38,131 @@ std::string errno_text(int err) {
   return std::strerror(err);
 }
 
+// The descriptor a name like /dev/stdout or /proc/self/fd/3 stands for, or -1.
+int named_descriptor(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout") {
+    return STDOUT_FILENO;
+  }
+  if (path == "/dev/stderr") {
+    return STDERR_FILENO;
+  }
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() > prefix.size() && path.starts_with(prefix)) {
+      int fd = -1;
+      const char* first = path.data() + prefix.size();
+      const char* last = path.data() + path.size();
+      const auto [end, ec] = std::from_chars(first, last, fd);
+      if (ec == std::errc() && end == last) {
+        return fd;
+      }
+    }
+  }
+  return -1;
+}
+
+// Follows the symbolic links of `path` to the first path that is not a link (which may not
+// exist: a dangling link names the file to create).
+Result<fs::path> final_target(const fs::path& path) {
+  fs::path current = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      return current;
+    }
+    std::array<char, 4096> buf{};
+    const ssize_t n = ::readlink(current.c_str(), buf.data(), buf.size());
+    if (n < 0 || static_cast<std::size_t>(n) >= buf.size()) {
+      return env_error(path.string() + ": cannot read the link: " + errno_text(errno));
+    }
+    const fs::path next(std::string(buf.data(), static_cast<std::size_t>(n)));
+    current = next.is_absolute() ? next : current.parent_path() / next;
+  }
+  return input_error(path.string() + ": too many levels of symbolic links");
+}
+
 } // namespace
 
+Result<OutputTarget> output_target(const fs::path& path) {
+  OutputTarget target;
+  target.path = path;
+  if (const int fd = named_descriptor(path.string()); fd >= 0) {
+    target.kind = OutputTarget::Kind::stream;
+    target.inherited_fd = fd;
+    return target;
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      return input_error(path.string() + ": is a directory");
+    }
+    if (!S_ISREG(st.st_mode)) {
+      target.kind = OutputTarget::Kind::stream; // a device, a FIFO or a socket
+      return target;
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(target.path, final_target(path));
+  return target;
+}
+
+Result<std::string> read_input(const fs::path& path, std::uintmax_t limit) {
+  if (path != "-") {
+    return read_file_limited(path, limit);
+  }
+  std::string out;
+  std::array<char, 1 << 16> buf{};
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      return input_error("standard input: " + errno_text(errno));
+    }
+    if (n == 0) {
+      return out;
+    }
+    out.append(buf.data(), static_cast<std::size_t>(n));
+    if (out.size() > limit) {
+      return input_error("standard input: larger than " + std::to_string(limit) + " bytes");
+    }
+  }
+}
+
 Result<std::string> read_file_limited(const fs::path& path, std::uintmax_t limit) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) {
     return input_error(path.string() + ": " + errno_text(errno));
   }
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return input_error(path.string() + ": " + errno_text(err));
+  if (::fstat(fd.get(), &st) != 0) {
+    return input_error(path.string() + ": " + errno_text(errno));
   }
   if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
     return input_error(path.string() + ": is a directory");
   }
+  const std::string too_large = path.string() + ": larger than " + std::to_string(limit) + " bytes";
   if (static_cast<std::uintmax_t>(st.st_size) > limit) {
-    ::close(fd);
-    return input_error(path.string() + ": larger than " + std::to_string(limit) + " bytes");
+    return input_error(too_large);
   }
   std::string out;
   out.reserve(static_cast<std::size_t>(st.st_size));
-  char buf[1 << 16];
+  std::array<char, 1 << 16> buf{};
   for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
+    const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
     if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      const int err = errno;
-      ::close(fd);
-      return input_error(path.string() + ": " + errno_text(err));
+      return input_error(path.string() + ": " + errno_text(errno));
     }
     if (n == 0) {
-      break;
+      return out;
     }
-    out.append(buf, static_cast<std::size_t>(n));
+    out.append(buf.data(), static_cast<std::size_t>(n));
     if (out.size() > limit) {
-      ::close(fd);
-      return input_error(path.string() + ": larger than " + std::to_string(limit) + " bytes");
+      return input_error(too_large);
     }
   }
-  ::close(fd);
-  return out;
 }
 
 Result<std::string> read_file(const fs::path& path) {
@@ -86,7 +171,7 @@ Result<std::string> read_file(const fs::path& path) {
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : m_path(std::move(other.m_path)), m_temp(std::move(other.m_temp)), m_fd(other.m_fd),
-      m_mode(other.m_mode) {
+      m_mode(other.m_mode), m_stream(other.m_stream) {
   other.m_fd = -1;
   other.m_temp.clear();
 }
@@ -109,14 +194,25 @@ AtomicFile::~AtomicFile() {
 }
 
 Result<AtomicFile> AtomicFile::open(const fs::path& path, unsigned mode) {
+  ENVLOCK_TRY_ASSIGN(const OutputTarget target, output_target(path));
   AtomicFile f;
   f.m_path = path;
   f.m_mode = mode;
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
+  if (target.kind == OutputTarget::Kind::stream) {
+    f.m_stream = true;
+    f.m_fd = target.inherited_fd >= 0 ? ::fcntl(target.inherited_fd, F_DUPFD_CLOEXEC, 3)
+                                      : ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (f.m_fd < 0) {
+      return env_error("cannot write " + path.string() + ": " + errno_text(errno));
+    }
+    return f;
+  }
+  f.m_path = target.path;
+  const fs::path dir = f.m_path.has_parent_path() ? f.m_path.parent_path() : fs::path(".");
+  std::string tmpl = (dir / ("." + f.m_path.filename().string() + ".tmp.XXXXXX")).string();
   const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
   if (fd < 0) {
-    return env_error("cannot create a temporary file beside " + path.string() + ": " +
+    return env_error("cannot create a temporary file beside " + f.m_path.string() + ": " +
                      errno_text(errno));
   }
   f.m_fd = fd;
@@ -142,14 +238,18 @@ Status AtomicFile::commit() {
   if (m_fd < 0) {
     return env_error("cannot commit " + m_path.string() + ": not open");
   }
+  if (m_stream) {
+    if (::close(std::exchange(m_fd, -1)) != 0) {
+      return env_error("cannot write " + m_path.string() + ": " + errno_text(errno));
+    }
+    return {};
+  }
   if (::fchmod(m_fd, m_mode) != 0 || ::fsync(m_fd) != 0) {
     return env_error("cannot write " + m_path.string() + ": " + errno_text(errno));
   }
-  if (::close(m_fd) != 0) {
-    m_fd = -1;
+  if (::close(std::exchange(m_fd, -1)) != 0) {
     return env_error("cannot write " + m_path.string() + ": " + errno_text(errno));
   }
-  m_fd = -1;
   if (::rename(m_temp.c_str(), m_path.c_str()) != 0) {
     return env_error("cannot rename " + m_temp.string() + " to " + m_path.string() + ": " +
                      errno_text(errno));
@@ -157,10 +257,9 @@ Status AtomicFile::commit() {
   m_temp.clear();
   // Make the rename durable too.
   const fs::path dir = m_path.has_parent_path() ? m_path.parent_path() : fs::path(".");
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
+  const Fd dfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dfd) {
+    ::fsync(dfd.get());
   }
   return {};
 }

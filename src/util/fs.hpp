@@ -22,13 +22,36 @@ Result<std::string> read_file(const std::filesystem::path& path);
 // Like read_file, but fails with "PATH: larger than LIMIT bytes" before reading a larger file.
 Result<std::string> read_file_limited(const std::filesystem::path& path, std::uintmax_t limit);
 
+// Where an output path given by a user goes. The rule for every file envlock writes:
+// - "-" is standard output, and /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N are the
+//   descriptors they name: written straight through;
+// - a character device, a FIFO or a socket, or a symbolic link to one, is written straight
+//   through, never replaced;
+// - a symbolic link to a regular file (or to nothing yet) keeps its link: the file it points to is
+//   replaced atomically;
+// - a folder, or a link to one, is an input error ("PATH: is a directory").
+struct OutputTarget {
+  enum class Kind { file, stream };
+  Kind kind = Kind::file;
+  // file: the regular file to replace (a link's final target); stream: the path as given.
+  std::filesystem::path path;
+  // stream: a descriptor of this process to write to (1 for "-"), or -1 to open `path`.
+  int inherited_fd = -1;
+};
+Result<OutputTarget> output_target(const std::filesystem::path& path);
+
+// read_file_limited, with "-" meaning standard input.
+Result<std::string> read_input(const std::filesystem::path& path, std::uintmax_t limit);
+
 // Writes `content` to a temporary file beside `path`, fsyncs it and renames it over `path`, so a
 // reader sees the old file or the new one, never a torn one. `mode` applies to the new file.
+// `path` follows output_target(): "-", devices and FIFOs are written straight through.
 Status write_file_atomic(const std::filesystem::path& path, std::string_view content,
                          unsigned mode = 0644);
 
 // An output file that appears at its path only on commit(). Until then data goes to a temporary
 // file in the same folder; the destructor removes that temporary file if commit() never ran.
+// A stream target (output_target(): "-", a device, a FIFO) is written straight through instead.
 class AtomicFile {
 public:
   AtomicFile() = default;
@@ -42,9 +65,6 @@ public:
   static Result<AtomicFile> open(const std::filesystem::path& path, unsigned mode = 0644);
 
   Status write(std::string_view data);
-  // The descriptor of the temporary file, for writers that need one (libarchive, mksquashfs).
-  [[nodiscard]] int fd() const { return m_fd; }
-  [[nodiscard]] const std::filesystem::path& temp_path() const { return m_temp; }
   [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
   // fsync, close and rename over the destination.
   Status commit();
@@ -54,6 +74,7 @@ private:
   std::filesystem::path m_temp;
   int m_fd = -1;
   unsigned m_mode = 0644;
+  bool m_stream = false;
 };
 
 // A fresh folder under $TMPDIR (or /tmp), removed with its contents by the destructor.

@@ -1,5 +1,6 @@
 #include "verify/verify_cli.hpp"
 
+#include "util/fs.hpp"
 #include "util/strings.hpp"
 #include "verify/report.hpp"
 #include "verify/resume_options.hpp"
@@ -35,9 +36,20 @@ void add_verify_options(CLI::App& app, VerifyOptions& options) {
 }
 
 Result<ExitCode> verify(const VerifyOptions& options) {
+  // A bad output path is reported before any check runs; a report sent to standard output moves
+  // the table to standard error.
+  bool report_on_stdout = false;
+  for (const std::filesystem::path& path : {options.json_path, options.junit_path}) {
+    if (!path.empty()) {
+      ENVLOCK_TRY_ASSIGN(const util::OutputTarget target, util::output_target(path));
+      report_on_stdout = report_on_stdout || target.inherited_fd == STDOUT_FILENO;
+    }
+  }
   ENVLOCK_TRY_ASSIGN(const Report report, run_verification(options));
-  const Colour colour = ::isatty(STDOUT_FILENO) != 0 ? Colour::on : Colour::off;
-  std::cout << report_to_table(report, colour) << std::flush;
+  std::ostream& table = report_on_stdout ? std::cerr : std::cout;
+  const int table_fd = report_on_stdout ? STDERR_FILENO : STDOUT_FILENO;
+  const Colour colour = ::isatty(table_fd) != 0 ? Colour::on : Colour::off;
+  table << report_to_table(report, colour) << std::flush;
   if (!options.json_path.empty()) {
     ENVLOCK_TRY(write_json_report(options.json_path, report));
   }

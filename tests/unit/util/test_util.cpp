@@ -6,6 +6,9 @@
 #include "util/strings.hpp"
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace envlock;
 
@@ -52,6 +55,85 @@ TEST_CASE("util::AtomicFile without commit leaves nothing") {
   }
   CHECK_FALSE(std::filesystem::exists(p));
   CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+// Output targets (util::output_target): what each kind of path given as an output becomes.
+TEST_CASE("util::write_file_atomic through a link to a regular file keeps the link") {
+  util::TempDir dir;
+  const auto real = dir.path() / "real.json";
+  const auto link = dir.path() / "link.json";
+  REQUIRE(util::write_file_atomic(real, "old"));
+  std::filesystem::create_symlink("real.json", link);
+  REQUIRE(util::write_file_atomic(link, "new"));
+  CHECK(std::filesystem::is_symlink(link));
+  CHECK(std::filesystem::read_symlink(link) == "real.json");
+  CHECK(*util::read_file(real) == "new");
+  // A dangling link names the file to create, beside the link's target.
+  const auto dangling = dir.path() / "dangling";
+  std::filesystem::create_symlink(dir.path() / "made.json", dangling);
+  REQUIRE(util::write_file_atomic(dangling, "made"));
+  CHECK(std::filesystem::is_symlink(dangling));
+  CHECK(*util::read_file(dir.path() / "made.json") == "made");
+}
+
+TEST_CASE("util::write_file_atomic writes a device straight through, never replacing it") {
+  const auto before = std::filesystem::status("/dev/null").type();
+  REQUIRE(before == std::filesystem::file_type::character);
+  REQUIRE(util::write_file_atomic("/dev/null", "report"));
+  CHECK(std::filesystem::status("/dev/null").type() == std::filesystem::file_type::character);
+  // A link to a device is written through too, and stays a link.
+  util::TempDir dir;
+  const auto link = dir.path() / "sink";
+  std::filesystem::create_symlink("/dev/null", link);
+  REQUIRE(util::write_file_atomic(link, "report"));
+  CHECK(std::filesystem::is_symlink(link));
+  const auto target = util::output_target(link);
+  REQUIRE(target);
+  CHECK(target->kind == util::OutputTarget::Kind::stream);
+}
+
+TEST_CASE("util::write_file_atomic writes a FIFO straight through") {
+  util::TempDir dir;
+  const auto fifo = dir.path() / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string got;
+  std::thread reader([&] { got = util::read_file(fifo).value_or("read failed"); });
+  const auto written = util::write_file_atomic(fifo, "through the pipe");
+  reader.join();
+  REQUIRE(written);
+  CHECK(got == "through the pipe");
+  CHECK(std::filesystem::status(fifo).type() == std::filesystem::file_type::fifo);
+}
+
+TEST_CASE("util::output_target: '-' and descriptor names are streams, a folder is an error") {
+  for (const char* name : {"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
+    const auto t = util::output_target(name);
+    REQUIRE(t);
+    CHECK(t->kind == util::OutputTarget::Kind::stream);
+    CHECK(t->inherited_fd == 1);
+  }
+  const auto err = util::output_target("/dev/stderr");
+  REQUIRE(err);
+  CHECK(err->inherited_fd == 2);
+  util::TempDir dir;
+  const auto folder = util::write_file_atomic(dir.path(), "x");
+  REQUIRE_FALSE(folder);
+  CHECK(folder.error().code == ExitCode::usage);
+  CHECK(folder.error().message == dir.path().string() + ": is a directory");
+  // "-" written through a pipe that stands in for standard output.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const int saved = ::dup(1);
+  ::dup2(fds[1], 1);
+  const auto to_stdout = util::write_file_atomic("-", "on stdout");
+  ::dup2(saved, 1);
+  ::close(saved);
+  ::close(fds[1]);
+  char buf[64] = {};
+  const ssize_t n = ::read(fds[0], buf, sizeof buf);
+  ::close(fds[0]);
+  REQUIRE(to_stdout);
+  CHECK(std::string(buf, static_cast<std::size_t>(n > 0 ? n : 0)) == "on stdout");
 }
 
 TEST_CASE("util::read_file errors") {
