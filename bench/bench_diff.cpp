@@ -1,7 +1,7 @@
 // bench_diff: the time to read the two Megatron-LM locks and compute and render their diff
 // (core_v0.18.2 -> core_v0.19.0), N runs; target <= 50 ms per whole diff. Prints figures only.
-#include "report/diff_render.hpp"
-#include "report/lock_diff.hpp"
+#include "diff/diff_render.hpp"
+#include "diff/lock_diff.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -40,11 +40,11 @@ int main(int argc, char** argv) {
     }
     read_ms.push_back(ms_since(t0));
     t0 = std::chrono::steady_clock::now();
-    envlock::report::LockDiff d = envlock::report::diff_locks(*a, *b);
+    envlock::diff::LockDiff d = envlock::diff::diff_locks(*a, *b);
     diff_ms.push_back(ms_since(t0));
     t0 = std::chrono::steady_clock::now();
-    auto md = envlock::report::render_diff(d, envlock::report::DiffFormat::markdown);
-    auto js = envlock::report::render_diff(d, envlock::report::DiffFormat::json);
+    auto md = envlock::diff::render_diff(d, envlock::diff::DiffFormat::markdown);
+    auto js = envlock::diff::render_diff(d, envlock::diff::DiffFormat::json);
     render_ms.push_back(ms_since(t0));
     bytes = (md ? md->size() : 0) + (js ? js->size() : 0);
   }

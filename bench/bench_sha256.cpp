@@ -37,7 +37,7 @@ bool write_test_file(const std::filesystem::path& path, std::size_t mib) {
 } // namespace
 
 int main(int argc, char** argv) {
-  const envlock::util::TempDir tmp("envlock-bench-sha256");
+  const envlock::util::TempDir tmp = envlock::util::TempDir::create("envlock-bench-sha256").value();
   std::filesystem::path file = argc > 1 ? std::filesystem::path(argv[1]) : tmp.path() / "2g.bin";
   if (argc <= 1 && !write_test_file(file, 2048)) {
     std::fprintf(stderr, "cannot write %s\n", file.c_str());

@@ -47,7 +47,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 } // namespace
 
 int main() {
-  const envlock::util::TempDir dir("envlock-bench-fleet");
+  const envlock::util::TempDir dir = envlock::util::TempDir::create("envlock-bench-fleet").value();
   std::filesystem::create_directories(envlock::fleet::nodes_dir(dir.path()));
   std::vector<std::string> nodes;
   for (int n = 1; n <= k_nodes; ++n) {

@@ -1,5 +1,5 @@
 # Writes every DIR/*.mustache into OUTPUT as C++ raw string literals
-# (envlock::report::generated::k_templates), so the executable needs no template files at run time.
+# (envlock::templates::generated::k_templates), so the executable needs no template files at run time.
 file(GLOB files ${DIR}/*.mustache)
 list(SORT files)
 set(body "")
@@ -13,5 +13,5 @@ endforeach()
 if(count EQUAL 0)
   set(body "    {\"\", \"\"},\n")
 endif()
-file(WRITE ${OUTPUT}.tmp "// Generated from templates/*.mustache; do not edit.\n#include <cstddef>\n#include <string_view>\n#include <utility>\nnamespace envlock::report::generated {\nextern const std::pair<std::string_view, std::string_view> k_templates[];\nextern const std::size_t k_template_count;\nconst std::pair<std::string_view, std::string_view> k_templates[] = {\n${body}};\nconst std::size_t k_template_count = ${count};\n}\n")
+file(WRITE ${OUTPUT}.tmp "// Generated from templates/*.mustache; do not edit.\n#include <cstddef>\n#include <string_view>\n#include <utility>\nnamespace envlock::templates::generated {\nextern const std::pair<std::string_view, std::string_view> k_templates[];\nextern const std::size_t k_template_count;\nconst std::pair<std::string_view, std::string_view> k_templates[] = {\n${body}};\nconst std::size_t k_template_count = ${count};\n}\n")
 file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)

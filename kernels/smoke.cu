@@ -1,6 +1,6 @@
 // The GPU smoke kernels of envlock-verify, embedded as a fatbin (cmake/Kernels.cmake) and loaded
 // through the CUDA driver API. extern "C" keeps the names unmangled for cuModuleGetFunction.
-#include "../src/verify/gpu_known_answer.hpp"
+#include "../src/verify/gpu/known_answer.hpp"
 
 #include <cstdint>
 

@@ -127,7 +127,7 @@ Result<BuildResult> run_build(const BuildRequest& request) {
     return input_error(request.context.lock_path.string() +
                        ": image.repository and image.tag must be set to build");
   }
-  const util::TempDir work("envlock-build");
+  ENVLOCK_TRY_ASSIGN(const util::TempDir work, util::TempDir::create("envlock-build"));
   const fs::path context_dir = work.path() / "context";
   ENVLOCK_TRY_ASSIGN(const ContextTar tar,
                      write_context_file(prepared.plan, work.path() / "context.tar"));

@@ -2,7 +2,7 @@
 
 #include "build/recipe.hpp"
 #include "build/strict_mustache.hpp"
-#include "report/templates.hpp"
+#include "template/store.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -15,16 +15,6 @@ namespace envlock::build {
 namespace fs = std::filesystem;
 
 namespace {
-
-// <dir of the executable>/../share/envlock/templates, or nothing when /proc/self/exe is unreadable.
-std::optional<fs::path> installed_templates_dir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) {
-    return std::nullopt;
-  }
-  return exe.parent_path().parent_path() / "share" / "envlock" / "templates";
-}
 
 // "# NAME=VALUE" (spaces allowed around the name and the '='): a Dockerfile parser directive.
 bool is_directive(std::string_view line) {
@@ -53,27 +43,11 @@ std::pair<std::string, std::string> split_directives(const std::string& text) {
   return {text.substr(0, at), text.substr(at)};
 }
 
-bool is_file(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_regular_file(path, ec);
-}
-
 } // namespace
 
 Result<Template> default_template(RecipeKind kind) {
-  const char* name = kind == RecipeKind::upstream ? k_upstream_template : k_dockerfile_template;
-  std::vector<fs::path> candidates;
-  if (const auto installed = installed_templates_dir()) {
-    candidates.push_back(*installed / name);
-  }
-  candidates.push_back(fs::path(ENVLOCK_SOURCE_DIR) / "templates" / name);
-  for (const auto& path : candidates) {
-    if (is_file(path)) {
-      return read_template(path);
-    }
-  }
-  ENVLOCK_TRY_ASSIGN(const std::string_view text, report::embedded_template(name));
-  return Template{std::string("built-in ") + name, std::string(text)};
+  return templates::find_template(kind == RecipeKind::upstream ? k_upstream_template
+                                                               : k_dockerfile_template);
 }
 
 Result<Template> read_template(const fs::path& path) {

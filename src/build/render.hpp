@@ -6,6 +6,7 @@
 
 #include "build/context_plan.hpp"
 #include "build/template_context.hpp"
+#include "template/store.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
@@ -27,15 +28,11 @@ struct RenderRequest {
   std::optional<std::filesystem::path> megatron_repo;
 };
 
-// A template's text and the name its errors carry.
-struct Template {
-  std::string origin;
-  std::string text;
-};
+using Template = templates::Template;
 
-// The default template for `kind`, searched in this order: <dir of the executable>/../share/
-// envlock/templates/, then templates/ of the source tree envlock was built from, then the copy
-// built into the executable. Fails (exit 3) only when none of them holds it.
+// The default template for `kind`, found by the template store (template/store.hpp): the installed
+// share folder, the source tree, then the copy built into the executable. Fails (exit 3) only when
+// none of them holds it.
 Result<Template> default_template(RecipeKind kind = RecipeKind::template_file);
 
 // Reads the template file `path` (exit 2 when it cannot be read).

@@ -10,16 +10,6 @@ namespace envlock::build {
 
 namespace {
 
-struct WriteDeleter {
-  void operator()(struct archive* a) const {
-    // Every error of the stream has already been reported by finish() or an add_*; freeing an
-    // unfinished writer only releases memory.
-    if (archive_write_free(a) != ARCHIVE_OK) {
-      return;
-    }
-  }
-};
-
 struct EntryDeleter {
   void operator()(archive_entry* e) const { archive_entry_free(e); }
 };
@@ -29,6 +19,15 @@ using EntryPtr = std::unique_ptr<archive_entry, EntryDeleter>;
 } // namespace
 
 struct TarWriter::State {
+  struct WriteDeleter {
+    void operator()(struct archive* a) const {
+      // Every error of the stream has already been reported by finish() or an add_*; freeing an
+      // unfinished writer only releases memory.
+      if (archive_write_free(a) != ARCHIVE_OK) {
+        return;
+      }
+    }
+  };
   std::unique_ptr<struct archive, WriteDeleter> archive;
   ByteSink sink;
   std::int64_t mtime = 0;

@@ -13,6 +13,41 @@ std::vector<CommandSpec>& registry() {
   return commands;
 }
 
+// A command's app, its runner and its subcommands', as built from a CommandSpec.
+struct CommandNode {
+  CLI::App* app = nullptr;
+  Runner runner;
+  std::vector<CommandNode> children;
+};
+
+CommandNode add_command(CLI::App& parent, const CommandSpec& spec) {
+  CommandNode node;
+  node.app = parent.add_subcommand(spec.name, spec.description);
+  if (spec.setup) {
+    node.runner = spec.setup(*node.app);
+  }
+  for (const auto& child : spec.subcommands) {
+    node.children.push_back(add_command(*node.app, child));
+  }
+  if (!node.runner && !node.children.empty()) {
+    node.app->require_subcommand(1);
+  }
+  return node;
+}
+
+// The runner of the deepest command given on the command line, or null.
+const Runner* chosen_runner(const CommandNode& node) {
+  if (!node.app->parsed()) {
+    return nullptr;
+  }
+  for (const auto& child : node.children) {
+    if (const Runner* runner = chosen_runner(child)) {
+      return runner;
+    }
+  }
+  return node.runner ? &node.runner : nullptr;
+}
+
 } // namespace
 
 RegisterCommand::RegisterCommand(CommandSpec spec) {
@@ -33,12 +68,9 @@ int run_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
 
-  const auto commands = registered_commands();
-  std::vector<std::pair<CLI::App*, Runner>> runners;
-  runners.reserve(commands.size());
-  for (const auto& spec : commands) {
-    CLI::App* sub = app.add_subcommand(spec.name, spec.description);
-    runners.emplace_back(sub, spec.setup(*sub));
+  std::vector<CommandNode> commands;
+  for (const auto& spec : registered_commands()) {
+    commands.push_back(add_command(app, spec));
   }
 
   try {
@@ -56,9 +88,9 @@ int run_main(int argc, char** argv) {
   }
 
   try {
-    for (auto& [sub, runner] : runners) {
-      if (sub->parsed()) {
-        Result<ExitCode> result = runner();
+    for (const auto& command : commands) {
+      if (const Runner* runner = chosen_runner(command)) {
+        Result<ExitCode> result = (*runner)();
         if (!result) {
           std::cerr << "envlock: error: " << result.error().message << "\n";
           return static_cast<int>(result.error().code);

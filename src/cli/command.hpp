@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace envlock::cli {
@@ -16,10 +17,18 @@ namespace envlock::cli {
 using Runner = std::function<Result<ExitCode>()>;
 
 struct CommandSpec {
+  CommandSpec(std::string name_, std::string description_, std::function<Runner(CLI::App&)> setup_,
+              std::vector<CommandSpec> subcommands_ = {})
+      : name(std::move(name_)), description(std::move(description_)), setup(std::move(setup_)),
+        subcommands(std::move(subcommands_)) {}
+
   std::string name;
   std::string description; // one line, shown by `envlock --help`
-  // Adds options to the subcommand's app and returns the runner that reads them.
+  // Adds options to the command's app and returns the runner that reads them; empty for a command
+  // that only groups subcommands (one of them is then required).
   std::function<Runner(CLI::App&)> setup;
+  // Nested commands (`envlock fleet verify`), built the same way; the deepest one given runs.
+  std::vector<CommandSpec> subcommands;
 };
 
 struct RegisterCommand {

@@ -1,8 +1,8 @@
 // envlock diff [OLD [NEW]]: what changed between two locks, in ML terms (docs/manual/diff.md).
 #include "cli/command.hpp"
-#include "report/commit_log.hpp"
-#include "report/diff_render.hpp"
-#include "report/lock_source.hpp"
+#include "diff/commit_log.hpp"
+#include "diff/diff_render.hpp"
+#include "diff/lock_source.hpp"
 
 #include <iostream>
 #include <unistd.h>
@@ -23,33 +23,33 @@ Result<ExitCode> run_diff(const DiffOptions& o) {
   if (o.revisions.size() > 2) {
     return input_error("diff takes at most two locks or revisions (OLD NEW)");
   }
-  report::LoadedLock old_lock;
-  report::LoadedLock new_lock;
+  diff::LoadedLock old_lock;
+  diff::LoadedLock new_lock;
   if (o.revisions.empty()) {
-    ENVLOCK_TRY_ASSIGN(old_lock, report::load_lock_arg("HEAD", o.lock_path));
+    ENVLOCK_TRY_ASSIGN(old_lock, diff::load_lock_arg("HEAD", o.lock_path));
   } else {
-    ENVLOCK_TRY_ASSIGN(old_lock, report::load_lock_arg(o.revisions[0], o.lock_path));
+    ENVLOCK_TRY_ASSIGN(old_lock, diff::load_lock_arg(o.revisions[0], o.lock_path));
   }
   if (o.revisions.size() == 2) {
-    ENVLOCK_TRY_ASSIGN(new_lock, report::load_lock_arg(o.revisions[1], o.lock_path));
+    ENVLOCK_TRY_ASSIGN(new_lock, diff::load_lock_arg(o.revisions[1], o.lock_path));
   } else {
-    ENVLOCK_TRY_ASSIGN(new_lock, report::load_lock_file(o.lock_path));
+    ENVLOCK_TRY_ASSIGN(new_lock, diff::load_lock_file(o.lock_path));
   }
-  report::LockDiff diff = report::diff_locks(old_lock.lock, new_lock.lock);
+  diff::LockDiff diff = diff::diff_locks(old_lock.lock, new_lock.lock);
   diff.old_label = old_lock.label;
   diff.new_label = new_lock.label;
-  report::add_commit_logs(diff, old_lock.lock, new_lock.lock, o.megatron_repo);
+  diff::add_commit_logs(diff, old_lock.lock, new_lock.lock, o.megatron_repo);
 
-  report::DiffFormat format =
-      isatty(STDOUT_FILENO) != 0 ? report::DiffFormat::text : report::DiffFormat::markdown;
+  diff::DiffFormat format =
+      isatty(STDOUT_FILENO) != 0 ? diff::DiffFormat::text : diff::DiffFormat::markdown;
   if (o.json || o.format == "json") {
-    format = report::DiffFormat::json;
+    format = diff::DiffFormat::json;
   } else if (o.format == "markdown") {
-    format = report::DiffFormat::markdown;
+    format = diff::DiffFormat::markdown;
   } else if (o.format == "text") {
-    format = report::DiffFormat::text;
+    format = diff::DiffFormat::text;
   }
-  ENVLOCK_TRY_ASSIGN(const std::string text, report::render_diff(diff, format));
+  ENVLOCK_TRY_ASSIGN(const std::string text, diff::render_diff(diff, format));
   std::cout << text;
   std::cout.flush();
   if (!std::cout) {

@@ -1,5 +1,5 @@
 // `envlock fleet ...`: the subcommands that drive Slurm (docs/manual/fleet.md). fleet.cpp
-// registers `fleet`; each fleet_*.cpp adds one subcommand to it and returns its runner.
+// registers `fleet`; each fleet_*.cpp sets up one subcommand's options and returns its runner.
 #pragma once
 
 #include "cli/command.hpp"

@@ -1,8 +1,8 @@
 // envlock handover [--lock ...] -o handover.md|.html|.json: the handover record
 // (docs/manual/handover.md).
-#include "report/handover.hpp"
+#include "handover/handover.hpp"
 #include "cli/command.hpp"
-#include "report/handover_render.hpp"
+#include "handover/render.hpp"
 #include "util/fs.hpp"
 
 #include <iostream>
@@ -12,15 +12,16 @@ namespace envlock::cli {
 namespace {
 
 struct HandoverOptions {
-  report::RecordPaths paths;
+  handover::RecordPaths paths;
   std::string output;
 };
 
 Result<ExitCode> run_handover(const HandoverOptions& o) {
-  ENVLOCK_TRY_ASSIGN(const report::HandoverFormat format, report::handover_format_for(o.output));
-  ENVLOCK_TRY_ASSIGN(const report::Records records, report::read_records(o.paths));
-  const report::Handover handover = report::build_handover(records);
-  ENVLOCK_TRY_ASSIGN(const std::string text, report::render_handover(handover, records, format));
+  ENVLOCK_TRY_ASSIGN(const handover::HandoverFormat format,
+                     handover::handover_format_for(o.output));
+  ENVLOCK_TRY_ASSIGN(const handover::Records records, handover::read_records(o.paths));
+  const handover::Handover handover = handover::build_handover(records);
+  ENVLOCK_TRY_ASSIGN(const std::string text, handover::render_handover(handover, records, format));
   ENVLOCK_TRY(util::write_file_atomic(o.output, text));
   std::size_t missing = 0;
   for (const auto& row : handover.rows) {

@@ -11,8 +11,7 @@ namespace envlock::cli {
 namespace {
 
 Result<ExitCode> run_lint(const std::string& path) {
-  ENVLOCK_TRY_ASSIGN(const std::string text,
-                     util::read_input(path, std::uintmax_t{1} << 20));
+  ENVLOCK_TRY_ASSIGN(const std::string text, util::read_input(path, std::uintmax_t{1} << 20));
   const auto findings = build::lint_dockerfile(text);
   std::size_t errors = 0;
   for (const auto& finding : findings) {
@@ -27,7 +26,8 @@ Result<ExitCode> run_lint(const std::string& path) {
 
 Runner setup(CLI::App& app) {
   auto path = std::make_shared<std::string>("Dockerfile");
-  app.add_option("dockerfile", *path, "The Dockerfile to check (default: Dockerfile; - reads standard input)");
+  app.add_option("dockerfile", *path,
+                 "The Dockerfile to check (default: Dockerfile; - reads standard input)");
   return [path] { return run_lint(*path); };
 }
 

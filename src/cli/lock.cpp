@@ -3,10 +3,10 @@
 #include "build/recipe.hpp"
 #include "cli/command.hpp"
 #include "cli/registry_options.hpp"
-#include "lock/check.hpp"
-#include "lock/resolve.hpp"
 #include "manifest/manifest.hpp"
 #include "oci/registry.hpp"
+#include "resolve/drift.hpp"
+#include "resolve/resolve.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -34,7 +34,7 @@ std::filesystem::path lock_path(const LockOptions& options) {
 }
 
 // The registry client is made on first use, so `--check` alone never opens a connection.
-lock::ImageResolver make_resolver(const oci::RegistryOptions& options) {
+resolve::ImageResolver make_resolver(const oci::RegistryOptions& options) {
   auto client = std::make_shared<std::unique_ptr<oci::RegistryClient>>();
   return [client, options](const oci::ImageRef& image, std::string_view platform) {
     if (!*client) {
@@ -57,9 +57,9 @@ std::string short_digest(const std::string& digest) {
 
 Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions& options) {
   const auto path = lock_path(options);
-  ENVLOCK_TRY_ASSIGN(
-      const lock::Lock result,
-      lock::resolve_lock(manifest, path, make_resolver(options.registry), megatron_repo(options)));
+  ENVLOCK_TRY_ASSIGN(const lock::Lock result,
+                     resolve::resolve_lock(manifest, path, make_resolver(options.registry),
+                                           megatron_repo(options)));
   ENVLOCK_TRY(lock::write_lock(path, result));
   std::cout << "locked " << path.string() << "\n";
   std::cout << "  base image " << result.base_image.name << ":" << result.base_image.tag << " @ "
@@ -94,10 +94,11 @@ Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions
     return input_error(path.string() + ": no such lock; run 'envlock lock' to create it");
   }
   ENVLOCK_TRY_ASSIGN(const lock::Lock existing, lock::read_lock(path));
-  const auto refresh = options.refresh ? lock::Refresh::remote_refs : lock::Refresh::local_only;
+  const auto refresh =
+      options.refresh ? resolve::Refresh::remote_refs : resolve::Refresh::local_only;
   ENVLOCK_TRY_ASSIGN(const auto drifts,
-                     lock::find_drift(manifest, existing, path, refresh,
-                                      make_resolver(options.registry), megatron_repo(options)));
+                     resolve::find_drift(manifest, existing, path, refresh,
+                                         make_resolver(options.registry), megatron_repo(options)));
   for (const auto& line : drifts) {
     std::cout << line << "\n";
   }

@@ -5,7 +5,7 @@
 #include "node/facts.hpp"
 #include "node/host_check.hpp"
 #include "util/json.hpp"
-#include "verify/report.hpp"
+#include "verify/report/report.hpp"
 
 #include <iomanip>
 #include <iostream>

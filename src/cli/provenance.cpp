@@ -99,33 +99,36 @@ Runner setup(CLI::App& app) {
                  "Where to write the statement (default: provenance.json beside the lock; - for "
                  "standard output)");
 
-  auto sign_args = std::make_shared<SignArgs>();
-  CLI::App* sign = app.add_subcommand("sign", "Sign a statement into a DSSE envelope");
-  sign->add_option("--key", sign_args->key, "Ed25519 private key (envlock keygen)")->required();
-  sign->add_option("statement", sign_args->statement, "provenance.json")->required();
-  sign->add_option("-o,--output", sign_args->output,
-                   "The envelope to write (default: STATEMENT.dsse.json)");
-
-  auto verify_args = std::make_shared<VerifyArgs>();
-  CLI::App* verify = app.add_subcommand("verify", "Check a signed envelope");
-  verify->add_option("--pub", verify_args->pub, "The signer's public key (KEY.pub)")->required();
-  verify->add_option("envelope", verify_args->envelope, "provenance.dsse.json")->required();
-  verify->add_option("--image-digest", verify_args->image_digest,
-                     "Also require a subject with this digest (sha256:...)");
-
-  return [statement, sign, sign_args, verify, verify_args]() -> Result<ExitCode> {
-    if (sign->parsed()) {
-      return run_sign(*sign_args);
-    }
-    if (verify->parsed()) {
-      return run_verify(*verify_args);
-    }
-    return run_statement(*statement);
-  };
+  return [statement] { return run_statement(*statement); };
 }
 
-const RegisterCommand k_register{
-    {"provenance", "Write, sign or verify the SLSA provenance of a build", setup}};
+Runner setup_sign(CLI::App& app) {
+  auto args = std::make_shared<SignArgs>();
+  app.add_option("--key", args->key, "Ed25519 private key (envlock keygen)")->required();
+  app.add_option("statement", args->statement, "provenance.json")->required();
+  app.add_option("-o,--output", args->output,
+                 "The envelope to write (default: STATEMENT.dsse.json)");
+  return [args] { return run_sign(*args); };
+}
+
+Runner setup_verify(CLI::App& app) {
+  auto args = std::make_shared<VerifyArgs>();
+  app.add_option("--pub", args->pub, "The signer's public key (KEY.pub)")->required();
+  app.add_option("envelope", args->envelope, "provenance.dsse.json")->required();
+  app.add_option("--image-digest", args->image_digest,
+                 "Also require a subject with this digest (sha256:...)");
+  return [args] { return run_verify(*args); };
+}
+
+const RegisterCommand k_register{{
+    "provenance",
+    "Write, sign or verify the SLSA provenance of a build",
+    setup,
+    {
+        {"sign", "Sign a statement into a DSSE envelope", setup_sign},
+        {"verify", "Check a signed envelope", setup_verify},
+    },
+}};
 
 } // namespace
 

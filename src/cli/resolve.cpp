@@ -2,6 +2,7 @@
 #include "cli/command.hpp"
 #include "cli/registry_options.hpp"
 #include "oci/image_ref.hpp"
+#include "oci/platform.hpp"
 #include "oci/registry.hpp"
 #include "util/json.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 struct ResolveArgs {
   std::string image;
-  std::string platform = "linux/amd64";
+  std::string platform = oci::k_default_platform;
   bool json = false;
   oci::RegistryOptions registry;
 };

@@ -1,7 +1,7 @@
 // `envlock sample-data`: writes a small deterministic token file in Megatron-LM's indexed dataset
 // format (docs/manual/sample-data.md), the data of the resume check.
 #include "cli/command.hpp"
-#include "verify/indexed_dataset.hpp"
+#include "dataset/indexed_dataset.hpp"
 
 #include <iostream>
 #include <memory>
@@ -13,20 +13,20 @@ namespace {
 struct SampleDataOptions {
   std::string output;
   std::string name = "sample_text_document";
-  verify::SampleSpec spec;
+  dataset::SampleSpec spec;
 };
 
 Result<ExitCode> run_sample_data(const SampleDataOptions& options) {
-  ENVLOCK_TRY_ASSIGN(const verify::IndexedDataset dataset, verify::sample_dataset(options.spec));
+  ENVLOCK_TRY_ASSIGN(const dataset::IndexedDataset sample, dataset::sample_dataset(options.spec));
   std::error_code error;
   std::filesystem::create_directories(options.output, error);
   if (error) {
     return env_error("-o " + options.output + ": " + error.message());
   }
   const std::filesystem::path prefix = std::filesystem::path(options.output) / options.name;
-  ENVLOCK_TRY(verify::write_dataset(prefix, dataset));
-  std::cout << prefix.string() << ": " << dataset.tokens.size() << " tokens ("
-            << verify::to_string(dataset.type) << "), " << dataset.sequence_lengths.size()
+  ENVLOCK_TRY(dataset::write_dataset(prefix, sample));
+  std::cout << prefix.string() << ": " << sample.tokens.size() << " tokens ("
+            << dataset::to_string(sample.type) << "), " << sample.sequence_lengths.size()
             << " documents\n";
   return ExitCode::ok;
 }

@@ -6,6 +6,7 @@
 #include "cli/status_stream.hpp"
 #include "lock/lock.hpp"
 #include "oci/image_ref.hpp"
+#include "oci/platform.hpp"
 #include "squashfs/enroot_import.hpp"
 #include "squashfs/pipeline.hpp"
 #include "squashfs/registry_source.hpp"
@@ -62,10 +63,10 @@ Status settle(SquashArgs& args, sq::SquashSettings& settings) {
     settings.squash_options = args.squash_options;
   }
   if (settings.squash_options.empty()) {
-    settings.squash_options = sq::k_enroot_squash_options;
+    settings.squash_options = lock::k_enroot_squash_options;
   }
   if (args.platform.empty()) {
-    args.platform = "linux/amd64";
+    args.platform = oci::k_default_platform;
   }
   if (args.output.empty()) {
     return input_error("-o IMAGE.sqsh is required");
@@ -82,21 +83,8 @@ Result<ExitCode> run_with_enroot(const SquashArgs& args, const sq::SquashSetting
     return input_error("--enroot imports from a registry; it cannot read --oci-layout");
   }
   ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(args.image));
-  const util::TempDir scratch("envlock-enroot");
-  const auto command = sq::enroot_import_command(image, sq::enroot_arch(args.platform), args.output,
-                                                 scratch.path(), settings);
-  ENVLOCK_TRY(sq::run_enroot_import(command));
-  sq::SquashResult r;
-  ENVLOCK_TRY(sq::describe_sqsh(args.output, r));
-  ENVLOCK_TRY_ASSIGN(r.tree_digest, sq::tree_digest_of(args.output));
-  r.image_reference = image.to_string();
-  r.manifest_digest = image.digest;
-  r.platform = args.platform;
-  r.producer = "enroot";
-  r.squash_options = settings.squash_options;
-  r.source_date_epoch = settings.source_date_epoch;
-  r.mksquashfs_arguments = sq::mksquashfs_arguments(settings);
-  ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, sq::mksquashfs_version());
+  ENVLOCK_TRY_ASSIGN(const sq::SquashResult r,
+                     sq::import_with_enroot(image, args.platform, args.output, settings));
   ENVLOCK_TRY(sq::write_result(result_path, r));
   status_stream({args.output}) << "wrote " << args.output << " (sha256 " << r.sha256 << ", "
                                << r.size << " bytes) with enroot\n";
@@ -125,7 +113,7 @@ Result<ExitCode> run_squashfs(SquashArgs args) {
                          "' has no digest; give REF@sha256:... so the image is pinned");
     }
     reference = image.to_string();
-    source = sq::make_registry_source(image, args.registry);
+    ENVLOCK_TRY_ASSIGN(source, sq::make_registry_source(image, args.registry));
   }
   sq::SquashJob job;
   job.source = source.get();
@@ -167,7 +155,7 @@ Result<ExitCode> run_verify(const VerifyArgs& args) {
     ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(args.lock));
     request.enroot = lock.enroot;
     if (request.enroot->squash_options.empty()) {
-      request.enroot->squash_options = sq::k_enroot_squash_options;
+      request.enroot->squash_options = lock::k_enroot_squash_options;
     }
   }
   ENVLOCK_TRY_ASSIGN(const sq::VerifyReport report, sq::verify_sqsh(request));
@@ -187,48 +175,50 @@ Result<ExitCode> run_digest(const std::string& path) {
   return ExitCode::ok;
 }
 
+Runner setup_squashfs(CLI::App& app) {
+  auto args = std::make_shared<SquashArgs>();
+  app.add_option("--lock", args->lock, "Lock file: Enroot options and the default image");
+  app.add_option("--image", args->image,
+                 "Image to squash, REF@DIGEST (with --oci-layout: its tag or digest)");
+  app.add_option("--oci-layout", args->oci_layout, "Read the image from an OCI layout folder");
+  app.add_option("--platform", args->platform,
+                 "OS/ARCH[/VARIANT] (default: the lock's, "
+                 "else linux/amd64)");
+  app.add_option("-o,--output", args->output, "The .sqsh to write");
+  app.add_option("--result", args->result,
+                 "Where to write squashfs-result.json (default: beside the .sqsh)");
+  app.add_option("--squash-options", args->squash_options,
+                 "mksquashfs options (default: the lock's, else Enroot's '-comp lzo -noD "
+                 "-exit-on-error')");
+  app.add_option("--source-date-epoch", args->source_date_epoch,
+                 "Timestamp of every inode and of the image (required without --lock)");
+  app.add_flag("--enroot", args->enroot, "Run the installed `enroot import` instead");
+  add_registry_options(app, args->registry);
+  return [args] { return run_squashfs(*args); };
+}
+
+Runner setup_digest(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  app.add_option("path", *path, "Folder or .sqsh")->required();
+  return [path] { return run_digest(*path); };
+}
+
+Runner setup_verify(CLI::App& app) {
+  auto args = std::make_shared<VerifyArgs>();
+  app.add_option("image", args->image, "The .sqsh")->required();
+  app.add_option("--result", args->result, "squashfs-result.json to compare with");
+  app.add_option("--lock", args->lock, "Lock whose Enroot settings to compare with");
+  app.add_flag("--tree", args->tree, "Also recompute the tree digest");
+  return [args] { return run_verify(*args); };
+}
+
 const RegisterCommand k_register{{
     "squashfs",
     "Make the Enroot .sqsh of a pinned image, with its checksum and tree digest",
-    [](CLI::App& app) -> Runner {
-      auto args = std::make_shared<SquashArgs>();
-      app.add_option("--lock", args->lock, "Lock file: Enroot options and the default image");
-      app.add_option("--image", args->image,
-                     "Image to squash, REF@DIGEST (with --oci-layout: its tag or digest)");
-      app.add_option("--oci-layout", args->oci_layout, "Read the image from an OCI layout folder");
-      app.add_option("--platform", args->platform,
-                     "OS/ARCH[/VARIANT] (default: the lock's, "
-                     "else linux/amd64)");
-      app.add_option("-o,--output", args->output, "The .sqsh to write");
-      app.add_option("--result", args->result,
-                     "Where to write squashfs-result.json (default: beside the .sqsh)");
-      app.add_option("--squash-options", args->squash_options,
-                     "mksquashfs options (default: the lock's, else Enroot's '-comp lzo -noD "
-                     "-exit-on-error')");
-      app.add_option("--source-date-epoch", args->source_date_epoch,
-                     "Timestamp of every inode and of the image (required without --lock)");
-      app.add_flag("--enroot", args->enroot, "Run the installed `enroot import` instead");
-      add_registry_options(app, args->registry);
-
-      auto digest_path = std::make_shared<std::string>();
-      CLI::App* digest = app.add_subcommand("digest", "Print the tree digest of a folder or .sqsh");
-      digest->add_option("path", *digest_path, "Folder or .sqsh")->required();
-
-      CLI::App* verify = app.add_subcommand("verify", "Check a .sqsh offline");
-      auto verify_args = std::make_shared<VerifyArgs>();
-      verify->add_option("image", verify_args->image, "The .sqsh")->required();
-      verify->add_option("--result", verify_args->result, "squashfs-result.json to compare with");
-      verify->add_option("--lock", verify_args->lock, "Lock whose Enroot settings to compare with");
-      verify->add_flag("--tree", verify_args->tree, "Also recompute the tree digest");
-      return [args, digest, digest_path, verify, verify_args]() -> Result<ExitCode> {
-        if (digest->parsed()) {
-          return run_digest(*digest_path);
-        }
-        if (verify->parsed()) {
-          return run_verify(*verify_args);
-        }
-        return run_squashfs(*args);
-      };
+    setup_squashfs,
+    {
+        {"digest", "Print the tree digest of a folder or .sqsh", setup_digest},
+        {"verify", "Check a .sqsh offline", setup_verify},
     },
 }};
 

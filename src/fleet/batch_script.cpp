@@ -1,6 +1,6 @@
 #include "fleet/batch_script.hpp"
 
-#include "fleet/template_text.hpp"
+#include "template/store.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -120,7 +120,7 @@ Result<std::string> render_verify_script(const VerifyScript& job) {
   } else {
     data.set("host_step", shell_quote(host_step(job)));
   }
-  return render_fleet_template("fleet-verify.sbatch.mustache", data);
+  return templates::render_template("fleet-verify.sbatch.mustache", data);
 }
 
 Result<std::string> render_distribute_script(const DistributeScript& job) {
@@ -136,7 +136,7 @@ Result<std::string> render_distribute_script(const DistributeScript& job) {
   data.set("dest_q", shell_quote(job.dest.string()));
   data.set("copy", job.copy);
   data.set("check_step", shell_quote(check));
-  return render_fleet_template("fleet-distribute.sbatch.mustache", data);
+  return templates::render_template("fleet-distribute.sbatch.mustache", data);
 }
 
 } // namespace envlock::fleet

@@ -20,6 +20,10 @@ namespace envlock::lock {
 
 inline constexpr const char* k_schema = "envlock.lock/v1";
 
+// Enroot's default ENROOT_SQUASH_OPTIONS since 4.1.0: the manifest's default and `envlock
+// squashfs`'s without a lock.
+inline constexpr const char* k_enroot_squash_options = "-comp lzo -noD -exit-on-error";
+
 // An image reference resolved against its registry.
 struct ImagePin {
   std::string reference;       // as the manifest wrote it: nvcr.io/nvidia/pytorch:26.06-py3

@@ -3,6 +3,8 @@
 // and a caret (exit 2). docs/manual/manifest.md lists every key.
 #pragma once
 
+#include "lock/lock.hpp"
+#include "oci/platform.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -24,7 +26,7 @@ struct ImageTarget {
 
 struct Base {
   std::string image; // a tag, or tag@sha256:...; validated as an image reference
-  std::string platform = "linux/amd64";
+  std::string platform = oci::k_default_platform;
 };
 
 struct GitSource {
@@ -64,7 +66,7 @@ struct Expect {
 };
 
 struct Enroot {
-  std::string squash_options = "-comp lzo -noD -exit-on-error";
+  std::string squash_options = lock::k_enroot_squash_options;
   std::int64_t source_date_epoch = 0;
 };
 

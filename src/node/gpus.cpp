@@ -1,8 +1,8 @@
 #include "node/gpus.hpp"
 
+#include "util/dl.hpp"
 #include "util/process.hpp"
 #include "util/strings.hpp"
-#include "verify/dl.hpp"
 
 #include <array>
 
@@ -35,17 +35,17 @@ struct Nvml {
   NvmlErrorString error = nullptr;
 };
 
-Result<Nvml> resolve(const verify::DlHandle& lib) {
+Result<Nvml> resolve(const util::DlHandle& lib) {
   Nvml n;
-  ENVLOCK_TRY_ASSIGN(n.init, verify::dl_sym<NvmlInit>(lib, "nvmlInit_v2"));
-  ENVLOCK_TRY_ASSIGN(n.shutdown, verify::dl_sym<NvmlInit>(lib, "nvmlShutdown"));
-  ENVLOCK_TRY_ASSIGN(n.count, verify::dl_sym<NvmlCount>(lib, "nvmlDeviceGetCount_v2"));
-  ENVLOCK_TRY_ASSIGN(n.handle, verify::dl_sym<NvmlHandle>(lib, "nvmlDeviceGetHandleByIndex_v2"));
-  ENVLOCK_TRY_ASSIGN(n.name, verify::dl_sym<NvmlText>(lib, "nvmlDeviceGetName"));
-  ENVLOCK_TRY_ASSIGN(n.uuid, verify::dl_sym<NvmlText>(lib, "nvmlDeviceGetUUID"));
-  ENVLOCK_TRY_ASSIGN(n.vbios, verify::dl_sym<NvmlText>(lib, "nvmlDeviceGetVbiosVersion"));
-  ENVLOCK_TRY_ASSIGN(n.driver, verify::dl_sym<NvmlSystemText>(lib, "nvmlSystemGetDriverVersion"));
-  ENVLOCK_TRY_ASSIGN(n.error, verify::dl_sym<NvmlErrorString>(lib, "nvmlErrorString"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.init, "nvmlInit_v2"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.shutdown, "nvmlShutdown"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.count, "nvmlDeviceGetCount_v2"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.handle, "nvmlDeviceGetHandleByIndex_v2"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.name, "nvmlDeviceGetName"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.uuid, "nvmlDeviceGetUUID"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.vbios, "nvmlDeviceGetVbiosVersion"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.driver, "nvmlSystemGetDriverVersion"));
+  ENVLOCK_TRY(util::dl_bind(lib, n.error, "nvmlErrorString"));
   return n;
 }
 
@@ -80,7 +80,7 @@ json read_device(const Nvml& n, unsigned index) {
 }
 
 Result<GpuInventory> read_with_nvml(const std::vector<std::string>& names) {
-  ENVLOCK_TRY_ASSIGN(const verify::DlHandle lib, verify::dl_open(names));
+  ENVLOCK_TRY_ASSIGN(const util::DlHandle lib, util::dl_open(names));
   ENVLOCK_TRY_ASSIGN(const Nvml n, resolve(lib));
   if (const int rc = n.init(); rc != 0) {
     return env_error(nvml_error(n, "nvmlInit_v2", rc));

@@ -1,25 +1,16 @@
 #include "node/os_release.hpp"
 
 #include "node/fact.hpp"
+#include "util/key_value.hpp"
 #include "util/strings.hpp"
 
 namespace envlock::node {
 
 std::map<std::string, std::string> parse_os_release(const std::string& text) {
   std::map<std::string, std::string> out;
-  for (const auto& raw : util::split(text, '\n')) {
-    const std::string_view line = util::trim(raw);
-    const auto eq = line.find('=');
-    if (line.empty() || line.front() == '#' || eq == std::string_view::npos) {
-      continue;
-    }
-    std::string_view value = util::trim(line.substr(eq + 1));
-    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
-        value.back() == value.front()) {
-      value = value.substr(1, value.size() - 2);
-    }
-    out[std::string(line.substr(0, eq))] = std::string(value);
-  }
+  util::for_each_key_value(text, [&](std::string_view key, std::string_view value) {
+    out[std::string(key)] = std::string(util::unquote(util::trim(value)));
+  });
   return out;
 }
 

@@ -1,8 +1,8 @@
 #include "oci/auth.hpp"
 
-#include "oci/base64.hpp"
 #include "oci/curl.hpp"
 #include "oci/registry.hpp"
+#include "util/base64.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +66,7 @@ Result<std::string> bearer_token(const Challenge& challenge,
 } // namespace
 
 std::string basic_authorization(const Credential& credential) {
-  return "Basic " + base64_encode(credential.user + ":" + credential.password);
+  return "Basic " + util::base64_encode(credential.user + ":" + credential.password);
 }
 
 Result<std::string> parse_token_response(std::string_view body, std::string_view url) {

@@ -1,6 +1,6 @@
 #include "oci/credentials.hpp"
 
-#include "oci/base64.hpp"
+#include "util/base64.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -75,7 +75,7 @@ Result<std::optional<Credential>> docker_config_credential(std::string_view json
     Credential credential;
     credential.source = std::string(origin);
     if (entry.contains("auth") && entry["auth"].is_string()) {
-      const auto decoded = base64_decode(entry["auth"].get<std::string>());
+      const auto decoded = util::base64_decode_lenient(entry["auth"].get<std::string>());
       const std::size_t colon = decoded ? decoded->find(':') : std::string::npos;
       if (colon == std::string::npos) {
         return input_error(std::string(origin) + ": the \"auth\" of '" + key +

@@ -18,6 +18,9 @@ struct Platform {
   bool operator==(const Platform&) const = default;
 };
 
+// The platform envlock locks and squashes for when none is named.
+inline constexpr const char* k_default_platform = "linux/amd64";
+
 // Parses OS/ARCH[/VARIANT]; an input error "invalid platform 'X': expected OS/ARCH[/VARIANT]".
 Result<Platform> parse_platform(std::string_view text);
 

@@ -22,10 +22,6 @@ AuthScope pull_scope(const ImageRef& image) {
   return {image.registry, "repository:" + image.repository + ":pull"};
 }
 
-AuthScope push_scope(const ImageRef& image) {
-  return {image.registry, "repository:" + image.repository + ":pull,push"};
-}
-
 std::string header(const HttpResponse& response, const char* name) {
   const auto it = response.headers.find(name);
   return it == response.headers.end() ? std::string() : it->second;
@@ -193,65 +189,6 @@ Result<void> RegistryClient::fetch_blob(const ImageRef& image, std::string_view 
     return env_error("blob " + std::string(digest) + ": digest mismatch (got " + got + ")");
   }
   return {};
-}
-
-Result<void> RegistryClient::push_blob(const ImageRef& image, std::string_view digest,
-                                       std::string_view data) {
-  if ("sha256:" + util::sha256_hex(data) != digest) {
-    return input_error("blob " + std::string(digest) + ": data does not match the digest");
-  }
-  const auto& options = m_impl->session.options();
-  HttpRequest head;
-  head.method = "HEAD";
-  head.url = m_impl->url(image, "blobs", digest);
-  head.timeout = options.timeout;
-  head.ca_file = options.ca_file;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse exists, m_impl->session.send(head, push_scope(image)));
-  if (exists.status == 200) {
-    return {};
-  }
-  HttpRequest start = head;
-  start.method = "POST";
-  start.url = m_impl->url(image, "blobs", "uploads/");
-  start.redirects = Redirects::refuse;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse started, m_impl->session.send(start, push_scope(image)));
-  const std::string location = header(started, "location");
-  if (started.status != 202 || location.empty()) {
-    return http_status_error(start, started);
-  }
-  HttpRequest put = start;
-  put.method = "PUT";
-  put.url = m_impl->session.base_url(image.registry) + location;
-  if (location.find("://") != std::string::npos) {
-    put.url = location;
-  }
-  put.url +=
-      (location.find('?') == std::string::npos ? "?digest=" : "&digest=") + std::string(digest);
-  put.headers = {"Content-Type: application/octet-stream"};
-  put.body = data;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse stored, m_impl->session.send(put, push_scope(image)));
-  if (stored.status != 201) {
-    return http_status_error(put, stored);
-  }
-  return {};
-}
-
-Result<std::string> RegistryClient::push_manifest(const ImageRef& image, std::string_view reference,
-                                                  std::string_view media_type,
-                                                  std::string_view body) {
-  HttpRequest put;
-  put.method = "PUT";
-  put.url = m_impl->url(image, "manifests", reference);
-  put.headers = {"Content-Type: " + std::string(media_type)};
-  put.body = body;
-  put.timeout = m_impl->session.options().timeout;
-  put.ca_file = m_impl->session.options().ca_file;
-  put.redirects = Redirects::refuse;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse stored, m_impl->session.send(put, push_scope(image)));
-  if (stored.status != 201) {
-    return http_status_error(put, stored);
-  }
-  return "sha256:" + util::sha256_hex(body); // the digest is of the bytes we sent
 }
 
 } // namespace envlock::oci

@@ -74,13 +74,6 @@ public:
   Result<void> fetch_blob(const ImageRef& image, std::string_view digest,
                           const std::function<Status(std::string_view)>& sink);
 
-  // Uploads a blob (monolithic POST+PUT) unless it exists; for tests and `build --push` helpers.
-  Result<void> push_blob(const ImageRef& image, std::string_view digest, std::string_view data);
-  // PUT /v2/<repo>/manifests/<reference>; returns the digest of the bytes sent (what the
-  // registry stores). Failures are errors as for get_manifest.
-  Result<std::string> push_manifest(const ImageRef& image, std::string_view reference,
-                                    std::string_view media_type, std::string_view body);
-
 private:
   struct Impl;
   std::unique_ptr<Impl> m_impl;

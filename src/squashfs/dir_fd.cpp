@@ -1,4 +1,5 @@
 #include "squashfs/dir_fd.hpp"
+#include "util/dir.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -17,72 +18,22 @@ Error sys_error(const std::string& what, const std::string& display) {
   return env_error(display + ": " + what + ": " + std::strerror(errno));
 }
 
-// The names in folder `dir` (without . and ..).
-Result<std::vector<std::string>> list_names(int dir, const std::string& display) {
-  const int dup_fd = ::openat(dir, ".", k_dir_flags);
-  if (dup_fd < 0) {
-    return sys_error("cannot open", display);
-  }
-  DIR* stream = ::fdopendir(dup_fd);
-  if (stream == nullptr) {
-    ::close(dup_fd);
-    return sys_error("cannot list", display);
-  }
-  std::vector<std::string> names;
-  errno = 0;
-  while (const dirent* e = ::readdir(stream)) {
-    const std::string name = e->d_name;
-    if (name != "." && name != "..") {
-      names.push_back(name);
-    }
-  }
-  const int read_errno = errno;
-  ::closedir(stream);
-  if (read_errno != 0) {
-    errno = read_errno;
-    return sys_error("cannot list", display);
-  }
-  return names;
-}
-
 } // namespace
 
-UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
-  if (this != &other) {
-    if (m_fd >= 0) {
-      ::close(m_fd);
-    }
-    m_fd = other.release();
-  }
-  return *this;
-}
-
-UniqueFd::~UniqueFd() {
-  if (m_fd >= 0) {
-    ::close(m_fd);
-  }
-}
-
-int UniqueFd::release() {
-  const int fd = m_fd;
-  m_fd = -1;
-  return fd;
-}
-
-Result<UniqueFd> open_dir(const std::string& path) {
+Result<util::Fd> open_dir(const std::string& path) {
   const int fd = ::open(path.c_str(), k_dir_flags);
   if (fd < 0) {
     return sys_error("cannot open folder", path);
   }
-  return UniqueFd(fd);
+  return util::Fd(fd);
 }
 
-std::optional<UniqueFd> open_subdir(int dir, const std::string& name) {
+std::optional<util::Fd> open_subdir(int dir, const std::string& name) {
   const int fd = ::openat(dir, name.c_str(), k_dir_flags);
   if (fd < 0) {
     return std::nullopt;
   }
-  return UniqueFd(fd);
+  return util::Fd(fd);
 }
 
 std::optional<struct stat> stat_at(int dir, const std::string& name) {
@@ -105,7 +56,7 @@ Status remove_at(int dir, const std::string& name, const std::string& display) {
     if (!sub) {
       return sys_error("cannot open", display);
     }
-    ENVLOCK_TRY_ASSIGN(const auto names, list_names(sub->get(), display));
+    ENVLOCK_TRY_ASSIGN(const auto names, util::names_in_folder(sub->get(), display));
     for (const auto& child : names) {
       ENVLOCK_TRY(remove_at(sub->get(), child, display + "/" + child));
     }
@@ -120,7 +71,7 @@ Status remove_at(int dir, const std::string& name, const std::string& display) {
   return {};
 }
 
-Result<UniqueFd> ensure_dir_at(int dir, const std::string& name, const std::string& display) {
+Result<util::Fd> ensure_dir_at(int dir, const std::string& name, const std::string& display) {
   if (auto sub = open_subdir(dir, name)) {
     return std::move(*sub);
   }
@@ -144,27 +95,6 @@ Status chmod_at(int dir, const std::string& name, unsigned mode, const std::stri
     return sys_error("cannot change mode", display);
   }
   return {};
-}
-
-Result<std::vector<std::string>> names_in(int dir, const std::string& shown) {
-  const int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    return env_error(shown + ": cannot open: " + std::strerror(errno));
-  }
-  DIR* stream = ::fdopendir(fd);
-  if (stream == nullptr) {
-    ::close(fd);
-    return env_error(shown + ": cannot list: " + std::strerror(errno));
-  }
-  std::vector<std::string> names;
-  while (const dirent* e = ::readdir(stream)) {
-    const std::string name = e->d_name;
-    if (name != "." && name != "..") {
-      names.push_back(name);
-    }
-  }
-  ::closedir(stream);
-  return names;
 }
 
 } // namespace envlock::squashfs

@@ -3,6 +3,7 @@
 // the kernel resolves through links).
 #pragma once
 
+#include "util/fd.hpp"
 #include "util/result.hpp"
 
 #include <optional>
@@ -12,30 +13,13 @@
 
 namespace envlock::squashfs {
 
-// An owned file descriptor, closed by the destructor.
-class UniqueFd {
-public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : m_fd(fd) {}
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  UniqueFd(UniqueFd&& other) noexcept : m_fd(other.release()) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept;
-  ~UniqueFd();
-  [[nodiscard]] int get() const { return m_fd; }
-  int release();
-
-private:
-  int m_fd = -1;
-};
-
 // Opens the folder `path` (absolute or relative to the working folder). Fails with an
 // environment error naming the path.
-Result<UniqueFd> open_dir(const std::string& path);
+Result<util::Fd> open_dir(const std::string& path);
 
 // Opens the folder `name` inside `dir` without following a symbolic link; nothing when `name`
 // is missing or is not a folder.
-std::optional<UniqueFd> open_subdir(int dir, const std::string& name);
+std::optional<util::Fd> open_subdir(int dir, const std::string& name);
 
 // lstat of `name` inside `dir`; nothing when it does not exist.
 std::optional<struct stat> stat_at(int dir, const std::string& name);
@@ -46,13 +30,9 @@ Status remove_at(int dir, const std::string& name, const std::string& display);
 
 // Creates the folder `name` inside `dir` (mode 0700 for now) after removing a non-folder entry
 // of that name; an existing folder is kept. Returns the opened folder.
-Result<UniqueFd> ensure_dir_at(int dir, const std::string& name, const std::string& display);
+Result<util::Fd> ensure_dir_at(int dir, const std::string& name, const std::string& display);
 
 // Sets the permission bits of `name` inside `dir` (never through a link).
 Status chmod_at(int dir, const std::string& name, unsigned mode, const std::string& display);
-
-// The names in folder `dir` (without "." and ".."), in the order the file system gives them;
-// errors name `shown`.
-Result<std::vector<std::string>> names_in(int dir, const std::string& shown);
 
 } // namespace envlock::squashfs

@@ -86,16 +86,16 @@ std::string quote_all(const std::vector<std::string>& words) {
 }
 
 // Creates `/etc` or each folder of the working directory as a folder of Enroot's top layer.
-Result<UniqueFd> make_top_layer_dir(int root, const std::vector<std::string>& parts) {
+Result<util::Fd> make_top_layer_dir(int root, const std::vector<std::string>& parts) {
   auto dup = ::openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dup < 0) {
     return env_error(std::string("rootfs: cannot open: ") + std::strerror(errno));
   }
-  UniqueFd dir(dup);
+  util::Fd dir(dup);
   std::string display;
   for (const auto& part : parts) {
     display += "/" + part;
-    ENVLOCK_TRY_ASSIGN(UniqueFd sub, ensure_dir_at(dir.get(), part, display));
+    ENVLOCK_TRY_ASSIGN(util::Fd sub, ensure_dir_at(dir.get(), part, display));
     ENVLOCK_TRY(chmod_at(dir.get(), part, k_dir_mode, display));
     dir = std::move(sub);
   }
@@ -110,7 +110,7 @@ Status write_file_at(int dir, const std::string& name, const std::string& conten
   if (fd < 0) {
     return env_error(display + ": cannot create: " + std::strerror(errno));
   }
-  UniqueFd file(fd);
+  util::Fd file(fd);
   std::size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -191,7 +191,7 @@ Status write_enroot_files(int root, const ImageConfig& config) {
   if (::fchmod(root, k_dir_mode) != 0) {
     return env_error(std::string("rootfs: cannot change mode: ") + std::strerror(errno));
   }
-  ENVLOCK_TRY_ASSIGN(const UniqueFd etc, make_top_layer_dir(root, {"etc"}));
+  ENVLOCK_TRY_ASSIGN(const util::Fd etc, make_top_layer_dir(root, {"etc"}));
   ENVLOCK_TRY(write_file_at(etc.get(), "fstab", render_fstab(config)));
   ENVLOCK_TRY(write_file_at(etc.get(), "environment", render_environment(config)));
   ENVLOCK_TRY(write_file_at(etc.get(), "rc", render_rc(config)));

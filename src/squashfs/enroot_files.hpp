@@ -1,7 +1,7 @@
-// The files Enroot 4.1.2 generates from the image config (`docker::configure` in its
-// src/docker.sh) and writes into the top layer of the image: /etc/rc, /etc/rc.local,
-// /etc/environment, /etc/fstab, plus the working directory. The texts are reproduced byte for
-// byte; docs/manual/squashfs.md lists what Enroot's master branch writes differently.
+// The files Enroot 4.1.2 generates from the image config (`docker::configure` of Enroot's
+// docker.sh, not part of envlock) and writes into the top layer of the image: /etc/rc,
+// /etc/rc.local, /etc/environment, /etc/fstab, plus the working directory. The texts are reproduced
+// byte for byte; docs/manual/squashfs.md lists what Enroot's master branch writes differently.
 #pragma once
 
 #include "squashfs/image_config.hpp"

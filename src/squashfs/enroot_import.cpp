@@ -1,5 +1,8 @@
 #include "squashfs/enroot_import.hpp"
 
+#include "squashfs/pipeline.hpp"
+#include "squashfs/tree_digest.hpp"
+#include "util/fs.hpp"
 #include "util/process.hpp"
 #include "util/strings.hpp"
 
@@ -53,6 +56,26 @@ Status run_enroot_import(const EnrootCommand& command) {
                      "): " + (lines.empty() ? std::string() : lines.back()));
   }
   return {};
+}
+
+Result<SquashResult> import_with_enroot(const oci::ImageRef& image, const std::string& platform,
+                                        const std::filesystem::path& output,
+                                        const SquashSettings& settings) {
+  ENVLOCK_TRY_ASSIGN(const util::TempDir scratch, util::TempDir::create("envlock-enroot"));
+  ENVLOCK_TRY(run_enroot_import(
+      enroot_import_command(image, enroot_arch(platform), output, scratch.path(), settings)));
+  SquashResult r;
+  ENVLOCK_TRY(describe_sqsh(output, r));
+  ENVLOCK_TRY_ASSIGN(r.tree_digest, tree_digest_of(output));
+  r.image_reference = image.to_string();
+  r.manifest_digest = image.digest;
+  r.platform = platform;
+  r.producer = "enroot";
+  r.squash_options = settings.squash_options;
+  r.source_date_epoch = settings.source_date_epoch;
+  r.mksquashfs_arguments = mksquashfs_arguments(settings);
+  ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, mksquashfs_version());
+  return r;
 }
 
 } // namespace envlock::squashfs

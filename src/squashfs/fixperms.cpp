@@ -1,6 +1,7 @@
 #include "squashfs/fixperms.hpp"
 
 #include "squashfs/dir_fd.hpp"
+#include "util/dir.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -29,7 +30,7 @@ unsigned fixed_mode(unsigned mode, bool is_dir, int depth) {
 }
 
 Status fix_dir(int dir, const std::string& shown, int depth) {
-  ENVLOCK_TRY_ASSIGN(const std::vector<std::string> names, names_in(dir, shown));
+  ENVLOCK_TRY_ASSIGN(const std::vector<std::string> names, util::names_in_folder(dir, shown));
   for (const auto& name : names) {
     const std::string path = shown + "/" + name;
     const auto st = stat_at(dir, name);

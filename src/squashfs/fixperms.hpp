@@ -1,4 +1,4 @@
-// Enroot's permission fix-up (`common::fixperms` in its src/common.sh), applied to the extracted
+// Enroot's permission fix-up (`common::fixperms` of Enroot's common.sh), applied to the extracted
 // layers before the image is squashed:
 //   chmod -f -R u+rX .
 //   find . -maxdepth 15 -type d ! -perm -u=w -exec chmod -f u+w {} +

@@ -13,7 +13,7 @@ namespace {
 constexpr std::size_t k_buffer_size = std::size_t{1} << 20;
 }
 
-HashingStream::HashingStream(UniqueFd fd, ProgressFn progress)
+HashingStream::HashingStream(util::Fd fd, ProgressFn progress)
     : m_fd(std::move(fd)), m_progress(std::move(progress)), m_buffer(k_buffer_size) {}
 
 Result<std::unique_ptr<HashingStream>> HashingStream::open(const std::filesystem::path& path,
@@ -22,7 +22,7 @@ Result<std::unique_ptr<HashingStream>> HashingStream::open(const std::filesystem
   if (fd < 0) {
     return env_error(path.string() + ": cannot open: " + std::strerror(errno));
   }
-  return std::unique_ptr<HashingStream>(new HashingStream(UniqueFd(fd), std::move(progress)));
+  return std::unique_ptr<HashingStream>(new HashingStream(util::Fd(fd), std::move(progress)));
 }
 
 long HashingStream::read_more() {

@@ -32,11 +32,11 @@ public:
   Result<std::string> finish_digest();
 
 private:
-  HashingStream(UniqueFd fd, ProgressFn progress);
+  HashingStream(util::Fd fd, ProgressFn progress);
   static la_ssize_t read_callback(struct archive* a, void* self, const void** buffer);
   long read_more();
 
-  UniqueFd m_fd;
+  util::Fd m_fd;
   ProgressFn m_progress;
   util::Sha256 m_hash;
   std::vector<char> m_buffer;

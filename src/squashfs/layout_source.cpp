@@ -1,4 +1,4 @@
-// BlobSource over an OCI image layout folder (image-spec image-layout.md).
+// BlobSource over an OCI image layout folder (the layout the OCI image specification defines).
 #include "squashfs/blob_source.hpp"
 
 #include "oci/image_ref.hpp"

@@ -5,18 +5,17 @@
 
 #include "util/result.hpp"
 
+#include "lock/lock.hpp"
 #include <cstdint>
 #include <filesystem>
+
 #include <string>
 #include <vector>
 
 namespace envlock::squashfs {
 
-// Enroot's default ENROOT_SQUASH_OPTIONS since 4.1.0.
-inline constexpr const char* k_enroot_squash_options = "-comp lzo -noD -exit-on-error";
-
 struct SquashSettings {
-  std::string squash_options = k_enroot_squash_options; // split on blanks, as bash does
+  std::string squash_options = lock::k_enroot_squash_options; // split on blanks, as bash does
   std::int64_t source_date_epoch = 0;
 };
 

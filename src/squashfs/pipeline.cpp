@@ -136,7 +136,7 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   ENVLOCK_TRY_ASSIGN(const ImageConfig config,
                      parse_image_config(config_text, manifest.config_digest));
 
-  const util::TempDir scratch("envlock-squashfs");
+  ENVLOCK_TRY_ASSIGN(const util::TempDir scratch, util::TempDir::create("envlock-squashfs"));
   const fs::path rootfs = scratch.path() / "rootfs";
   if (::mkdir(rootfs.c_str(), 0755) != 0) {
     return env_error(rootfs.string() + ": " + std::strerror(errno));

@@ -3,6 +3,7 @@
 // under SOURCE_DATE_EPOCH and umask 022, given the same squashfs-tools.
 #pragma once
 
+#include "oci/platform.hpp"
 #include "squashfs/blob_source.hpp"
 #include "squashfs/mksquashfs.hpp"
 #include "squashfs/progress.hpp"
@@ -18,7 +19,7 @@ namespace envlock::squashfs {
 struct SquashJob {
   BlobSource* source = nullptr;
   std::string image_reference; // recorded in the result
-  std::string platform = "linux/amd64";
+  std::string platform = oci::k_default_platform;
   SquashSettings settings;
   std::filesystem::path output;      // the .sqsh
   std::filesystem::path result_path; // squashfs-result.json

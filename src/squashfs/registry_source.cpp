@@ -15,8 +15,8 @@ namespace {
 
 class RegistrySource final : public BlobSource {
 public:
-  RegistrySource(oci::ImageRef image, oci::RegistryOptions options)
-      : m_image(std::move(image)), m_client(std::move(options)), m_blobs("envlock-blobs") {}
+  RegistrySource(oci::ImageRef image, oci::RegistryOptions options, util::TempDir blobs)
+      : m_image(std::move(image)), m_client(std::move(options)), m_blobs(std::move(blobs)) {}
 
   Result<ManifestBlob> manifest(std::string_view platform) override {
     ENVLOCK_TRY_ASSIGN(const oci::Resolved resolved, m_client.resolve(m_image, platform));
@@ -74,9 +74,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<BlobSource> make_registry_source(oci::ImageRef image,
-                                                 oci::RegistryOptions options) {
-  return std::make_unique<RegistrySource>(std::move(image), std::move(options));
+Result<std::unique_ptr<BlobSource>> make_registry_source(oci::ImageRef image,
+                                                         oci::RegistryOptions options) {
+  ENVLOCK_TRY_ASSIGN(util::TempDir blobs, util::TempDir::create("envlock-blobs"));
+  return std::unique_ptr<BlobSource>(
+      std::make_unique<RegistrySource>(std::move(image), std::move(options), std::move(blobs)));
 }
 
 } // namespace envlock::squashfs

@@ -11,7 +11,9 @@
 namespace envlock::squashfs {
 
 // `image` should carry a digest (REF@DIGEST), so the squashed image is the one that was pinned.
-// Blobs are kept in a temporary folder removed with the source.
-std::unique_ptr<BlobSource> make_registry_source(oci::ImageRef image, oci::RegistryOptions options);
+// Blobs are kept in a temporary folder removed with the source; an environment error when that
+// folder cannot be made.
+Result<std::unique_ptr<BlobSource>> make_registry_source(oci::ImageRef image,
+                                                         oci::RegistryOptions options);
 
 } // namespace envlock::squashfs

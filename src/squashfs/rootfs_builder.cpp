@@ -23,7 +23,7 @@ std::string child_path(const std::string& dir, const std::string& name) {
 } // namespace
 
 Result<RootfsBuilder> RootfsBuilder::open(const std::filesystem::path& root) {
-  ENVLOCK_TRY_ASSIGN(UniqueFd fd, open_dir(root.string()));
+  ENVLOCK_TRY_ASSIGN(util::Fd fd, open_dir(root.string()));
   return RootfsBuilder(std::move(fd));
 }
 
@@ -66,20 +66,20 @@ Status RootfsBuilder::apply_layer(const std::filesystem::path& blob, const std::
   return {};
 }
 
-Result<UniqueFd> RootfsBuilder::open_parent(const std::vector<std::string>& parts,
+Result<util::Fd> RootfsBuilder::open_parent(const std::vector<std::string>& parts,
                                             const std::string& shown) {
   const int dup_fd = ::openat(m_root.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dup_fd < 0) {
     return env_error(std::string("rootfs: cannot open: ") + std::strerror(errno));
   }
-  UniqueFd dir(dup_fd);
+  util::Fd dir(dup_fd);
   std::string path;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     path = child_path(path, parts[i]);
     if (m_layer_links.count(path) != 0) {
       return refuse(shown, "goes through the symbolic link '" + path + "' of the same layer");
     }
-    ENVLOCK_TRY_ASSIGN(UniqueFd sub, ensure_dir_at(dir.get(), parts[i], path));
+    ENVLOCK_TRY_ASSIGN(util::Fd sub, ensure_dir_at(dir.get(), parts[i], path));
     if (m_seen.insert(path).second) {
       // A parent this layer does not list: tar creates it 0755 in the layer, and the overlay
       // shows the topmost layer's folder.
@@ -118,7 +118,7 @@ Status RootfsBuilder::apply_entry(struct archive* reader, struct archive_entry* 
     warn(shown, "device node, FIFO or socket skipped");
     return {};
   }
-  ENVLOCK_TRY_ASSIGN(const UniqueFd parent, open_parent(path.parts, shown));
+  ENVLOCK_TRY_ASSIGN(const util::Fd parent, open_parent(path.parts, shown));
   const std::string parent_path = path.parent();
   if (leaf.rfind(k_whiteout, 0) == 0) {
     return apply_whiteout(parent.get(), parent_path, leaf);
@@ -157,7 +157,7 @@ Status RootfsBuilder::write_regular(struct archive* reader, int dir, const std::
   if (fd < 0) {
     return env_error(shown + ": cannot create: " + std::strerror(errno));
   }
-  UniqueFd file(fd);
+  util::Fd file(fd);
   for (;;) {
     const void* block = nullptr;
     std::size_t length = 0;

@@ -47,9 +47,9 @@ public:
   [[nodiscard]] const std::vector<std::string>& warnings() const { return m_warnings; }
 
 private:
-  explicit RootfsBuilder(UniqueFd root) : m_root(std::move(root)) {}
+  explicit RootfsBuilder(util::Fd root) : m_root(std::move(root)) {}
   Status apply_entry(struct archive* reader, struct archive_entry* entry);
-  Result<UniqueFd> open_parent(const std::vector<std::string>& parts, const std::string& shown);
+  Result<util::Fd> open_parent(const std::vector<std::string>& parts, const std::string& shown);
   Status write_regular(struct archive* reader, int dir, const std::string& name,
                        const std::string& shown, unsigned mode, std::int64_t size);
   Status write_hardlink(int dir, const std::string& name, const std::string& shown,
@@ -59,7 +59,7 @@ private:
   Error refuse(const std::string& path, const std::string& why) const;
   void warn(const std::string& path, const std::string& why);
 
-  UniqueFd m_root;
+  util::Fd m_root;
   std::string m_layer;                         // digest of the layer being applied
   std::set<std::string> m_seen;                // paths written by the current layer
   std::set<std::string> m_layer_links;         // symbolic links written by the current layer

@@ -1,6 +1,7 @@
 // RootfsBuilder: whiteouts, opaque folders, hard links and the final folder modes.
 #include "squashfs/entry_path.hpp"
 #include "squashfs/rootfs_builder.hpp"
+#include "util/dir.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -42,7 +43,8 @@ Status RootfsBuilder::apply_whiteout(int dir, const std::string& dir_path,
 // Removes everything under `dir` that the current layer did not write: the opaque folder hides
 // the lower layers' contents, nested folders included.
 Status RootfsBuilder::remove_hidden(int dir, const std::string& dir_path) {
-  ENVLOCK_TRY_ASSIGN(const auto names, names_in(dir, dir_path.empty() ? "/" : dir_path));
+  ENVLOCK_TRY_ASSIGN(const auto names,
+                     util::names_in_folder(dir, dir_path.empty() ? "/" : dir_path));
   for (const auto& name : names) {
     const std::string path = child_of(dir_path, name);
     if (m_seen.count(path) == 0) {
@@ -67,7 +69,7 @@ Status RootfsBuilder::write_hardlink(int dir, const std::string& name, const std
   if (dup_fd < 0) {
     return env_error(std::string("rootfs: cannot open: ") + std::strerror(errno));
   }
-  UniqueFd from(dup_fd);
+  util::Fd from(dup_fd);
   for (std::size_t i = 0; i + 1 < to.parts.size(); ++i) {
     auto sub = open_subdir(from.get(), to.parts[i]);
     if (!sub) {
@@ -101,7 +103,7 @@ Status RootfsBuilder::finish() {
     if (dup_fd < 0) {
       return env_error(std::string("rootfs: cannot open: ") + std::strerror(errno));
     }
-    UniqueFd dir(dup_fd);
+    util::Fd dir(dup_fd);
     bool present = true;
     for (std::size_t i = 0; i + 1 < p.parts.size() && present; ++i) {
       auto sub = open_subdir(dir.get(), p.parts[i]);

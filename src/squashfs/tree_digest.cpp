@@ -1,6 +1,7 @@
 #include "squashfs/tree_digest.hpp"
 
 #include "squashfs/dir_fd.hpp"
+#include "util/dir.hpp"
 #include "util/sha256.hpp"
 
 #include <array>
@@ -38,27 +39,13 @@ char type_letter(NodeType type) {
 }
 
 Result<std::string> hash_file_at(int dir, const std::string& name, const std::string& shown) {
-  const int fd = ::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
+  const util::Fd file(::openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (!file) {
     return input_error(shown + ": cannot open: " + std::strerror(errno));
   }
-  UniqueFd file(fd);
-  util::Sha256 hash;
-  std::vector<char> buf(std::size_t{1} << 20);
-  for (;;) {
-    const ssize_t n = ::read(fd, buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      return input_error(shown + ": cannot read: " + std::strerror(errno));
-    }
-    if (n == 0) {
-      break;
-    }
-    hash.update(buf.data(), static_cast<std::size_t>(n));
-  }
-  return hash.finish_hex();
+  ENVLOCK_TRY_ASSIGN(const util::Sha256Bytes digest,
+                     util::sha256_fd(file.get(), shown + ": cannot read: "));
+  return util::to_hex(digest.data(), digest.size());
 }
 
 Result<TreeNode> node_at(int dir, const std::string& name, const std::string& shown,
@@ -101,22 +88,8 @@ Result<TreeNode> node_at(int dir, const std::string& name, const std::string& sh
 }
 
 Status walk(int dir, const std::string& prefix, Tree& tree) {
-  const int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR* stream = fd >= 0 ? ::fdopendir(fd) : nullptr;
-  if (stream == nullptr) {
-    if (fd >= 0) {
-      ::close(fd);
-    }
-    return input_error((prefix.empty() ? "." : prefix) + ": cannot list: " + std::strerror(errno));
-  }
-  std::vector<std::string> names;
-  while (const dirent* e = ::readdir(stream)) {
-    const std::string name = e->d_name;
-    if (name != "." && name != "..") {
-      names.push_back(name);
-    }
-  }
-  ::closedir(stream);
+  ENVLOCK_TRY_ASSIGN(const std::vector<std::string> names,
+                     util::names_in_folder(dir, prefix.empty() ? "." : prefix, ExitCode::usage));
   for (const auto& name : names) {
     const std::string path = prefix.empty() ? name : prefix + "/" + name;
     const auto st = stat_at(dir, name);

@@ -130,14 +130,14 @@ Result<Tree> read_tree_sqsh(const std::filesystem::path& image) {
   if (!program) {
     return env_error("sqfs2tar: not found in PATH (install squashfs-tools-ng)");
   }
-  const util::TempDir scratch("envlock-sqfs2tar");
+  ENVLOCK_TRY_ASSIGN(const util::TempDir scratch, util::TempDir::create("envlock-sqfs2tar"));
   const std::filesystem::path err_path = scratch.path() / "stderr";
   std::array<int, 2> pipe_fds{};
   if (::pipe2(pipe_fds.data(), O_CLOEXEC) != 0) {
     return env_error(std::string("pipe: ") + std::strerror(errno));
   }
-  UniqueFd read_end(pipe_fds[0]);
-  UniqueFd write_end(pipe_fds[1]);
+  util::Fd read_end(pipe_fds[0]);
+  util::Fd write_end(pipe_fds[1]);
   posix_spawn_file_actions_t actions;
   if (posix_spawn_file_actions_init(&actions) != 0) {
     return env_error("sqfs2tar: cannot prepare to start");
@@ -161,9 +161,9 @@ Result<Tree> read_tree_sqsh(const std::filesystem::path& image) {
   if (posix_spawn_file_actions_destroy(&actions) != 0 || spawned != 0) {
     return env_error("sqfs2tar: cannot start");
   }
-  write_end = UniqueFd();
+  write_end = util::Fd();
   auto tree = read_tree_tar(read_end.get(), image.string());
-  read_end = UniqueFd(); // sqfs2tar gets EPIPE if we stopped early
+  read_end = util::Fd(); // sqfs2tar gets EPIPE if we stopped early
   const int exit_code = wait_child(pid);
   if (exit_code != 0) {
     const auto err = util::read_file(err_path);

@@ -48,7 +48,11 @@ std::string base64_encode(std::string_view data) {
   return out;
 }
 
-std::optional<std::string> base64_decode_strict(std::string_view text) {
+namespace {
+
+enum class UnusedBits { must_be_zero, may_be_set };
+
+std::optional<std::string> decode(std::string_view text, UnusedBits unused) {
   if (text.size() % 4 != 0) {
     return std::nullopt;
   }
@@ -74,7 +78,8 @@ std::optional<std::string> base64_decode_strict(std::string_view text) {
     }
     const std::size_t bytes = symbols - 1;
     // The bits below the last whole byte must be zero, or two texts would decode alike.
-    if (bytes < 3 && (n & ((1U << (8U * (3U - bytes))) - 1U)) != 0) {
+    if (unused == UnusedBits::must_be_zero && bytes < 3 &&
+        (n & ((1U << (8U * (3U - bytes))) - 1U)) != 0) {
       return std::nullopt;
     }
     for (std::size_t b = 0; b < bytes; ++b) {
@@ -82,6 +87,34 @@ std::optional<std::string> base64_decode_strict(std::string_view text) {
     }
   }
   return out;
+}
+
+} // namespace
+
+std::optional<std::string> base64_decode_strict(std::string_view text) {
+  return decode(text, UnusedBits::must_be_zero);
+}
+
+std::optional<std::string> base64_decode_lenient(std::string_view text) {
+  std::string symbols;
+  std::size_t padding = 0;
+  for (const char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      continue;
+    }
+    if (c == '=') {
+      ++padding;
+    } else if (padding > 0) {
+      return std::nullopt; // a symbol after the padding
+    } else {
+      symbols += c;
+    }
+  }
+  if (padding > 2 || symbols.size() % 4 == 1) {
+    return std::nullopt;
+  }
+  symbols.append((4 - symbols.size() % 4) % 4, '=');
+  return decode(symbols, UnusedBits::may_be_set);
 }
 
 } // namespace envlock::util

@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -270,20 +269,35 @@ Status write_file_atomic(const fs::path& path, std::string_view content, unsigne
   return f.commit();
 }
 
-TempDir::TempDir(std::string_view prefix) {
+Result<TempDir> TempDir::create(std::string_view prefix) {
   const char* base = std::getenv("TMPDIR");
-  std::string tmpl =
-      (fs::path(base != nullptr && *base != 0 ? base : "/tmp") / (std::string(prefix) + ".XXXXXX"))
-          .string();
+  const fs::path dir(base != nullptr && *base != 0 ? base : "/tmp");
+  std::string tmpl = (dir / (std::string(prefix) + ".XXXXXX")).string();
   if (::mkdtemp(tmpl.data()) == nullptr) {
-    throw std::runtime_error("cannot create a temporary folder: " + errno_text(errno));
+    return env_error("cannot create a temporary folder in " + dir.string() + ": " +
+                     errno_text(errno));
   }
-  m_path = tmpl;
+  TempDir made;
+  made.m_path = tmpl;
+  return made;
+}
+
+TempDir& TempDir::operator=(TempDir&& other) noexcept {
+  if (this != &other) {
+    std::error_code ec;
+    if (!m_path.empty()) {
+      fs::remove_all(m_path, ec);
+    }
+    m_path = std::exchange(other.m_path, {});
+  }
+  return *this;
 }
 
 TempDir::~TempDir() {
   std::error_code ec;
-  fs::remove_all(m_path, ec);
+  if (!m_path.empty()) {
+    fs::remove_all(m_path, ec);
+  }
 }
 
 } // namespace envlock::util

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace envlock::util {
 
@@ -80,13 +81,18 @@ private:
 // A fresh folder under $TMPDIR (or /tmp), removed with its contents by the destructor.
 class TempDir {
 public:
-  explicit TempDir(std::string_view prefix = "envlock");
+  // Creates PREFIX.XXXXXX; an environment error "cannot create a temporary folder in DIR: REASON"
+  // (a full or read-only /tmp).
+  static Result<TempDir> create(std::string_view prefix = "envlock");
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
+  TempDir(TempDir&& other) noexcept : m_path(std::exchange(other.m_path, {})) {}
+  TempDir& operator=(TempDir&& other) noexcept;
   ~TempDir();
   [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
 
 private:
+  TempDir() = default;
   std::filesystem::path m_path;
 };
 

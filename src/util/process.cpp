@@ -1,5 +1,7 @@
 #include "util/process.hpp"
 
+#include "util/fd.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -68,6 +70,20 @@ std::vector<std::string> child_environment(const ProcessOptions& options) {
   return out;
 }
 
+// A pipe whose two ends close themselves.
+struct Pipe {
+  Fd read;
+  Fd write;
+};
+
+Result<Pipe> make_pipe() {
+  int fds[2] = {-1, -1};
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    return env_error(std::string("pipe: ") + std::strerror(errno));
+  }
+  return Pipe{Fd(fds[0]), Fd(fds[1])};
+}
+
 } // namespace
 
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
@@ -79,15 +95,19 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   if (!exe) {
     return env_error(argv[0] + ": not found in PATH");
   }
-  int out_pipe[2] = {-1, -1};
-  int err_pipe[2] = {-1, -1};
-  int in_pipe[2] = {-1, -1};
   const bool cap_out = options.capture == Capture::both;
   const bool cap_err = options.capture != Capture::none;
-  if ((cap_out && ::pipe2(out_pipe, O_CLOEXEC) != 0) ||
-      (cap_err && ::pipe2(err_pipe, O_CLOEXEC) != 0) ||
-      (options.stdin_data && ::pipe2(in_pipe, O_CLOEXEC) != 0)) {
-    return env_error(std::string("pipe: ") + std::strerror(errno));
+  Pipe out_pipe;
+  Pipe err_pipe;
+  Pipe in_pipe;
+  if (cap_out) {
+    ENVLOCK_TRY_ASSIGN(out_pipe, make_pipe());
+  }
+  if (cap_err) {
+    ENVLOCK_TRY_ASSIGN(err_pipe, make_pipe());
+  }
+  if (options.stdin_data) {
+    ENVLOCK_TRY_ASSIGN(in_pipe, make_pipe());
   }
   std::vector<std::string> env_strings = child_environment(options);
   std::vector<char*> envp;
@@ -110,13 +130,13 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   }
   if (pid == 0) {
     if (cap_out) {
-      ::dup2(out_pipe[1], STDOUT_FILENO);
+      ::dup2(out_pipe.write.get(), STDOUT_FILENO);
     }
     if (cap_err) {
-      ::dup2(err_pipe[1], STDERR_FILENO);
+      ::dup2(err_pipe.write.get(), STDERR_FILENO);
     }
     if (options.stdin_data) {
-      ::dup2(in_pipe[0], STDIN_FILENO);
+      ::dup2(in_pipe.read.get(), STDIN_FILENO);
     } else {
       const int devnull = ::open("/dev/null", O_RDONLY);
       if (devnull >= 0) {
@@ -133,37 +153,31 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
     ::execve(exe_str.c_str(), argp.data(), envp.data());
     _exit(127);
   }
-  if (cap_out) {
-    ::close(out_pipe[1]);
-  }
-  if (cap_err) {
-    ::close(err_pipe[1]);
-  }
-  if (options.stdin_data) {
-    ::close(in_pipe[0]);
-  }
+  out_pipe.write.reset();
+  err_pipe.write.reset();
+  in_pipe.read.reset();
 
   ProcessResult result;
   std::string_view pending_in = options.stdin_data ? std::string_view(*options.stdin_data) : "";
-  int in_fd = options.stdin_data ? in_pipe[1] : -1;
-  if (in_fd >= 0 && pending_in.empty()) {
-    ::close(in_fd);
-    in_fd = -1;
+  if (pending_in.empty()) {
+    in_pipe.write.reset();
   }
-  int out_fd = cap_out ? out_pipe[0] : -1;
-  int err_fd = cap_err ? err_pipe[0] : -1;
+  // The loop below closes each end when it is done with it (reset), so -1 means closed.
+  Fd& in_end = in_pipe.write;
+  Fd& out_end = out_pipe.read;
+  Fd& err_end = err_pipe.read;
   char buf[1 << 15];
-  while (out_fd >= 0 || err_fd >= 0 || in_fd >= 0) {
+  while (out_end || err_end || in_end) {
     pollfd fds[3];
     int n = 0;
-    if (out_fd >= 0) {
-      fds[n++] = {out_fd, POLLIN, 0};
+    if (out_end) {
+      fds[n++] = {out_end.get(), POLLIN, 0};
     }
-    if (err_fd >= 0) {
-      fds[n++] = {err_fd, POLLIN, 0};
+    if (err_end) {
+      fds[n++] = {err_end.get(), POLLIN, 0};
     }
-    if (in_fd >= 0) {
-      fds[n++] = {in_fd, POLLOUT, 0};
+    if (in_end) {
+      fds[n++] = {in_end.get(), POLLOUT, 0};
     }
     if (::poll(fds, static_cast<nfds_t>(n), -1) < 0) {
       if (errno == EINTR) {
@@ -175,14 +189,13 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
       if (fds[i].revents == 0) {
         continue;
       }
-      if (fds[i].fd == in_fd) {
-        const ssize_t w = ::write(in_fd, pending_in.data(), pending_in.size());
+      if (fds[i].fd == in_end.get()) {
+        const ssize_t w = ::write(in_end.get(), pending_in.data(), pending_in.size());
         if (w > 0) {
           pending_in.remove_prefix(static_cast<std::size_t>(w));
         }
         if (w < 0 || pending_in.empty()) {
-          ::close(in_fd);
-          in_fd = -1;
+          in_end.reset();
         }
         continue;
       }
@@ -191,12 +204,11 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
         if (r < 0 && errno == EINTR) {
           continue;
         }
-        ::close(fds[i].fd);
-        (fds[i].fd == out_fd ? out_fd : err_fd) = -1;
+        (fds[i].fd == out_end.get() ? out_end : err_end).reset();
         continue;
       }
       const std::string_view chunk(buf, static_cast<std::size_t>(r));
-      (fds[i].fd == out_fd ? result.out : result.err).append(chunk);
+      (fds[i].fd == out_end.get() ? result.out : result.err).append(chunk);
       if (options.on_output) {
         options.on_output(chunk);
       }

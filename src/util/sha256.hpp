@@ -44,6 +44,10 @@ std::string to_hex(const std::uint8_t* data, std::size_t size);
 // The sha256 of `data` as 64 lowercase hex digits.
 std::string sha256_hex(std::string_view data);
 
+// The sha256 of everything left to read from `fd`, streamed: the one file-hashing loop. A read
+// error is an input error "`error_prefix`<the system's reason>".
+Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix);
+
 // The sha256 of a file's contents as 64 lowercase hex digits, streamed; an input error names the
 // path when it cannot be read.
 Result<std::string> sha256_file_hex(const std::filesystem::path& path);

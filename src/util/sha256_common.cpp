@@ -1,5 +1,7 @@
 #include "util/sha256.hpp"
 
+#include "util/fd.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -29,31 +31,32 @@ std::string sha256_hex(std::string_view data) {
   return h.finish_hex();
 }
 
-Result<std::string> sha256_file_hex(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return input_error(path.string() + ": " + std::strerror(errno));
-  }
+Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix) {
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   Sha256 h;
   std::vector<char> buf(std::size_t{1} << 20);
   for (;;) {
     const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
     if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      const int err = errno;
-      ::close(fd);
-      return input_error(path.string() + ": " + std::strerror(err));
+      return input_error(error_prefix + std::strerror(errno));
     }
     if (n == 0) {
-      break;
+      return h.finish();
     }
     h.update(buf.data(), static_cast<std::size_t>(n));
   }
-  ::close(fd);
-  return h.finish_hex();
+}
+
+Result<std::string> sha256_file_hex(const std::filesystem::path& path) {
+  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) {
+    return input_error(path.string() + ": " + std::strerror(errno));
+  }
+  ENVLOCK_TRY_ASSIGN(const Sha256Bytes digest, sha256_fd(fd.get(), path.string() + ": "));
+  return to_hex(digest.data(), digest.size());
 }
 
 } // namespace envlock::util

@@ -22,6 +22,7 @@ struct Figure {
 
 struct CheckResult {
   std::string id;    // stable key, e.g. "cuda.driver", "nccl.version", "gpu.0.smoke"
+  std::string group; // the --check group that runs it: "cuda", "smoke", "allreduce", ...
   std::string title; // human words for the table
   Outcome outcome = Outcome::skip;
   std::string expected; // what the lock says ("" when the lock says nothing)
@@ -31,5 +32,13 @@ struct CheckResult {
   nlohmann::json details = nlohmann::json::object(); // check-specific extras (paths, lists)
   double seconds = 0;                                // wall time of the check
 };
+
+// A check that passed with what was expected and found.
+CheckResult passed(std::string id, std::string title, std::string expected, std::string found);
+// A check that failed, with the reason.
+CheckResult failed(std::string id, std::string title, std::string expected, std::string found,
+                   std::string reason);
+// A check that was skipped, with the reason.
+CheckResult skipped(std::string id, std::string title, std::string expected, std::string reason);
 
 } // namespace envlock::verify

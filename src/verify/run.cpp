@@ -2,11 +2,11 @@
 
 #include "lock/lock.hpp"
 #include "util/strings.hpp"
-#include "verify/context.hpp"
-#include "verify/gpu.hpp"
-#include "verify/probes.hpp"
-#include "verify/python_env.hpp"
-#include "verify/resume_check.hpp"
+#include "verify/gpu/gpu_checks.hpp"
+#include "verify/probes/probes.hpp"
+#include "verify/probes/python_env.hpp"
+#include "verify/resume/resume_check.hpp"
+#include "verify/run_context.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -48,26 +48,34 @@ Status check_options(const VerifyOptions& options) {
   return {};
 }
 
-// Runs a probe, stamping each of its results with the probe's wall time.
-void run_probe(std::vector<CheckResult>& out,
+// Runs a probe. Each result without a group gets `group`; each without its own time (a probe
+// that measures every check, like the GPU checks, sets them) gets the probe's wall time.
+void run_probe(std::vector<CheckResult>& out, std::string_view group,
                const std::function<std::vector<CheckResult>()>& probe) {
   const auto start = Clock::now();
   auto results = probe();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   for (auto& result : results) {
-    result.seconds = seconds;
+    if (result.group.empty()) {
+      result.group = group;
+    }
+    if (result.seconds == 0) {
+      result.seconds = seconds;
+    }
     out.push_back(std::move(result));
   }
 }
 
-std::vector<CheckResult> gpu_results(const Context& context, const lock::Lock& lock,
+std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock& lock,
                                      const std::vector<int>& devices) {
   const auto& options = context.options();
   if (context.mode() == Mode::offline) {
     const std::string reason = "offline mode (--root): GPU checks need a running node";
-    return {skipped("gpu.count", "GPU count", "", reason),
-            skipped("gpu.model", "GPU model", "", reason),
-            skipped("nccl.allreduce", "NCCL all-reduce", "", reason)};
+    std::vector<CheckResult> checks = {skipped("gpu.count", "GPU count", "", reason),
+                                       skipped("gpu.model", "GPU model", "", reason),
+                                       skipped("nccl.allreduce", "NCCL all-reduce", "", reason)};
+    checks[2].group = "allreduce";
+    return checks;
   }
   GpuOptions gpu;
   gpu.no_gpu = options.no_gpu;
@@ -100,20 +108,6 @@ std::string host_name() {
 
 } // namespace
 
-std::string check_group(std::string_view id) {
-  const auto dot = id.find('.');
-  const std::string first(id.substr(0, dot));
-  const std::string last(id.substr(id.rfind('.') + 1));
-  if (first == "gpu" && dot != std::string_view::npos && id.size() > dot + 1 &&
-      std::isdigit(static_cast<unsigned char>(id[dot + 1])) != 0) {
-    return last == "gemm_bf16" ? "gemm" : "smoke";
-  }
-  if (id == "nccl.allreduce" || id == "nccl.busbw") {
-    return "allreduce";
-  }
-  return first;
-}
-
 Result<std::vector<int>> parse_devices(std::string_view text) {
   std::vector<int> out;
   if (util::trim(text).empty()) {
@@ -141,7 +135,7 @@ Result<Report> run_verification(const VerifyOptions& options) {
                                      : options.root / fs::path(k_default_lock).relative_path();
   }
   ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(lock_path));
-  const Context context(lock, options);
+  const RunContext context(lock, options);
 
   Report report;
   report.tool_version = ENVLOCK_VERSION;
@@ -152,35 +146,38 @@ Result<Report> run_verification(const VerifyOptions& options) {
   std::vector<CheckResult> gpu;
   if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||
       wanted(options, "allreduce")) {
-    run_probe(gpu, [&] { return gpu_results(context, lock, devices); });
+    run_probe(gpu, "gpu", [&] { return gpu_results(context, lock, devices); });
     if (wanted(options, "gpu")) {
-      run_probe(gpu, [&] { return std::vector<CheckResult>{compare_host_gpus(context, gpu)}; });
+      run_probe(gpu, "gpu",
+                [&] { return std::vector<CheckResult>{compare_host_gpus(context, gpu)}; });
     }
   }
   auto& checks = report.checks;
   for (const auto& result : gpu) {
-    if (check_group(result.id) == "gpu" && wanted(options, "gpu")) {
+    if (result.group == "gpu" && wanted(options, "gpu")) {
       checks.push_back(result);
     }
   }
-  const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const Context&)>> probes = {
-      {"cuda", probe_cuda},         {"nccl", probe_nccl},         {"torch", probe_torch},
-      {"packages", probe_packages}, {"megatron", probe_megatron}, {"image", probe_image}};
+  const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const RunContext&)>>
+      probes = {{"cuda", probe_cuda},         {"nccl", probe_nccl},         {"torch", probe_torch},
+                {"packages", probe_packages}, {"megatron", probe_megatron}, {"image", probe_image}};
   for (const auto& [group, probe] : probes) {
     if (wanted(options, group)) {
-      run_probe(checks, [&, probe = probe] { return probe(context); });
+      run_probe(checks, group, [&, probe = probe] { return probe(context); });
     }
   }
   for (const auto& result : gpu) {
-    const std::string group = check_group(result.id);
-    if (group != "gpu" && wanted(options, group)) {
+    if (result.group != "gpu" && wanted(options, result.group)) {
       checks.push_back(result);
     }
   }
   // The resume check trains for minutes: it runs only when --check names it.
   if (std::find(options.checks.begin(), options.checks.end(), "resume") != options.checks.end()) {
     ENVLOCK_TRY_ASSIGN(auto resume, run_resume_check(context));
-    checks.insert(checks.end(), resume.begin(), resume.end());
+    for (auto& check : resume) {
+      check.group = "resume";
+      checks.push_back(std::move(check));
+    }
   }
   for (const auto& check : checks) {
     if (check.id == "gpu.count" && check.details.contains("uuids") &&

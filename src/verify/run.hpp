@@ -5,17 +5,13 @@
 
 #include "util/result.hpp"
 #include "verify/options.hpp"
-#include "verify/report.hpp"
+#include "verify/report/report.hpp"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace envlock::verify {
-
-// The --check group a check id belongs to: "gpu.0.smoke" -> "smoke", "gpu.1.gemm_bf16" ->
-// "gemm", "nccl.busbw" -> "allreduce", "cuda.driver" -> "cuda".
-std::string check_group(std::string_view id);
 
 // Parses --devices ("0,1"); an input error names a bad entry.
 Result<std::vector<int>> parse_devices(std::string_view text);

@@ -2,8 +2,8 @@
 
 #include "util/fs.hpp"
 #include "util/strings.hpp"
-#include "verify/report.hpp"
-#include "verify/resume_options.hpp"
+#include "verify/report/report.hpp"
+#include "verify/resume/options.hpp"
 #include "verify/run.hpp"
 
 #include <exception>

@@ -1,10 +1,10 @@
 // What the verifier reads from an image's files: RECORD, torch's version.py, Enroot's rc labels
 // and the dynamic section of an ELF library. Any bytes give a value or one error, never a crash.
 #include "util/fs.hpp"
-#include "verify/enroot_rc.hpp"
-#include "verify/file_scan.hpp"
-#include "verify/record.hpp"
-#include "verify/torch_install.hpp"
+#include "verify/probes/dist_record.hpp"
+#include "verify/probes/enroot_rc.hpp"
+#include "verify/probes/file_scan.hpp"
+#include "verify/probes/torch_install.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)verify::parse_version_py(text);
   (void)verify::parse_enroot_rc_labels(text);
 
-  static const util::TempDir temp("envlock-fuzz-elf");
+  static const util::TempDir temp = util::TempDir::create("envlock-fuzz-elf").value();
   const auto library = temp.path() / "lib.so";
   if (!util::write_file_atomic(library, text)) {
     std::abort();

@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   read_as_tree(bytes);
 
-  const util::TempDir temp("envlock-fuzz-layer");
+  const util::TempDir temp = util::TempDir::create("envlock-fuzz-layer").value();
   const fs::path root = temp.path() / "rootfs";
   const fs::path outside = temp.path() / "outside";
   fs::create_directory(root);

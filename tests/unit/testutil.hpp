@@ -4,6 +4,7 @@
 #include "util/fs.hpp"
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace envlock::test {
@@ -16,6 +17,15 @@ inline std::filesystem::path data_path(const std::string& name) {
 // ../shared/fixtures/<name> (the Megatron-LM uv.lock files); may be absent outside the workspace.
 inline std::filesystem::path fixture_path(const std::string& name) {
   return std::filesystem::path(ENVLOCK_FIXTURES) / name;
+}
+
+// A fresh temporary folder for one test; throws (failing the test) when none can be made.
+inline util::TempDir temp_dir(std::string_view prefix = "envlock-test") {
+  auto made = util::TempDir::create(prefix);
+  if (!made) {
+    throw std::runtime_error(made.error().message);
+  }
+  return std::move(*made);
 }
 
 // Writes `content` to `path`, creating parent folders.

@@ -4,6 +4,7 @@
 // pointing at them as `envlock lock` would write it beside envlock.yaml.
 #pragma once
 
+#include "../testutil.hpp"
 #include "lock/lock.hpp"
 #include "util/fs.hpp"
 
@@ -13,7 +14,7 @@
 namespace envlock::test {
 
 struct ContextFixture {
-  util::TempDir dir{"envlock-context"};
+  util::TempDir dir = test::temp_dir("envlock-context");
   std::filesystem::path lock_path; // dir/envlock.lock.json (not written unless asked)
   std::string commit;
   std::string long_path; // the >100-character path inside the repository

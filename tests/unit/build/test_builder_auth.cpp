@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 TEST_SUITE_BEGIN("builder");
 
 TEST_CASE("builder credentials: envlock's for each registry of the build, none for the rest") {
-  const util::TempDir dir("envlock-auth");
+  const util::TempDir dir = test::temp_dir("envlock-auth");
   const std::string pair = util::base64_encode("ci:s3cret");
   REQUIRE(
       util::write_file_atomic(dir.path() / "config.json",
@@ -34,7 +34,7 @@ TEST_CASE("builder credentials: envlock's for each registry of the build, none f
   REQUIRE(none.has_value());
   CHECK_FALSE(none->has_value());
 
-  const util::TempDir out("envlock-auth-out");
+  const util::TempDir out = test::temp_dir("envlock-auth-out");
   const auto written = build::write_builder_auth(files, {"reg.invalid:5000"}, out.path());
   REQUIRE(written.has_value());
   REQUIRE(written->has_value());

@@ -1,6 +1,6 @@
 #include "../testutil.hpp"
-#include "lock/resolve.hpp"
 #include "manifest/manifest.hpp"
+#include "resolve/resolve.hpp"
 #include "util/fs.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
@@ -26,12 +26,12 @@ Result<manifest::Manifest> demo_with_context(const util::TempDir& dir, const std
 TEST_SUITE_BEGIN("context");
 
 TEST_CASE("lock: build.context files are recorded with their sha256, in order") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   test::write_text(dir.path() / "conf/b.yaml", "b\n");
   test::write_text(dir.path() / "a.txt", "a\n");
   auto manifest = demo_with_context(dir, "[conf/./b.yaml, a.txt]");
   REQUIRE_MESSAGE(manifest.has_value(), (manifest ? "" : manifest.error().message));
-  auto files = lock::hash_context_files(*manifest);
+  auto files = resolve::hash_context_files(*manifest);
   REQUIRE(files.has_value());
   CHECK(*files ==
         nlohmann::json::array({{{"path", "conf/b.yaml"}, {"sha256", util::sha256_hex("b\n")}},
@@ -39,31 +39,31 @@ TEST_CASE("lock: build.context files are recorded with their sha256, in order") 
 }
 
 TEST_CASE("lock: build.context outside the manifest's folder or missing is refused") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   auto outside = demo_with_context(dir, "[../secret]");
   REQUIRE(outside.has_value());
-  auto error = lock::hash_context_files(*outside);
+  auto error = resolve::hash_context_files(*outside);
   REQUIRE(!error.has_value());
   CHECK(error.error().message ==
         "build.context: '../secret' must be a relative path inside the manifest's folder");
   auto missing = demo_with_context(dir, "[nothing.txt]");
   REQUIRE(missing.has_value());
-  CHECK(lock::hash_context_files(*missing).error().message ==
+  CHECK(resolve::hash_context_files(*missing).error().message ==
         "build.context: cannot read nothing.txt");
 }
 
 TEST_CASE("lock: no build.context, nothing recorded") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   auto text =
       util::read_file(std::filesystem::path(ENVLOCK_SOURCE_DIR) / "examples/demo/envlock.yaml");
   REQUIRE(text.has_value());
   auto manifest = manifest::parse_manifest(*text, dir.path() / "envlock.yaml");
   REQUIRE(manifest.has_value());
-  CHECK(lock::hash_context_files(*manifest)->is_null());
+  CHECK(resolve::hash_context_files(*manifest)->is_null());
 }
 
 TEST_CASE("lock: the manifest's upstream recipe, checked where it is written") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   auto text =
       util::read_file(std::filesystem::path(ENVLOCK_SOURCE_DIR) / "examples/demo/envlock.yaml");
   REQUIRE(text.has_value());
@@ -74,7 +74,7 @@ TEST_CASE("lock: the manifest's upstream recipe, checked where it is written") {
       with_recipe("{upstream: megatron, path: docker/Dockerfile.ci.dev, target: main}"),
       dir.path() / "envlock.yaml");
   REQUIRE(manifest.has_value());
-  const auto recipe = lock::manifest_recipe(*manifest);
+  const auto recipe = resolve::manifest_recipe(*manifest);
   REQUIRE(recipe.has_value());
   CHECK(recipe->upstream == "megatron");
   CHECK(recipe->path == "docker/Dockerfile.ci.dev");
@@ -82,10 +82,10 @@ TEST_CASE("lock: the manifest's upstream recipe, checked where it is written") {
 
   auto plain = manifest::parse_manifest(*text, dir.path() / "envlock.yaml");
   REQUIRE(plain.has_value());
-  CHECK_FALSE(lock::manifest_recipe(*plain).has_value());
+  CHECK_FALSE(resolve::manifest_recipe(*plain).has_value());
 
   const lock::Lock no_sources;
-  const auto read = lock::read_manifest_recipe(*manifest, *recipe, no_sources, std::nullopt);
+  const auto read = resolve::read_manifest_recipe(*manifest, *recipe, no_sources, std::nullopt);
   REQUIRE_FALSE(read.has_value());
   CHECK(read.error().message == "build.recipe: upstream 'megatron' needs sources.megatron");
 

@@ -67,7 +67,7 @@ TEST_CASE("render: a custom template sees lock fields and derived values") {
 }
 
 TEST_CASE("render: a name the context lacks is an error, with a suggestion") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   auto request = good_request();
   request.template_path = dir.path() / "t.mustache";
   test::write_text(*request.template_path, "FROM {{base_image.digst}}\n");
@@ -84,7 +84,7 @@ TEST_CASE("render: a name the context lacks is an error, with a suggestion") {
 }
 
 TEST_CASE("render: a template that does not parse") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   auto request = good_request();
   request.template_path = dir.path() / "t.mustache";
   test::write_text(*request.template_path, "{{#labels}}\n");

@@ -1,13 +1,13 @@
 // The Megatron indexed dataset writer and reader: byte layout, round trip, the sample generator's
 // determinism, and errors on damaged files word for word.
 #include "../testutil.hpp"
+#include "dataset/indexed_dataset.hpp"
 #include "util/fs.hpp"
-#include "verify/indexed_dataset.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace envlock;
-using namespace envlock::verify;
+using namespace envlock::dataset;
 
 TEST_SUITE_BEGIN("dataset");
 
@@ -29,7 +29,7 @@ TEST_CASE("the index has Megatron's byte layout") {
 }
 
 TEST_CASE("a written dataset reads back the same, for every integer type") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   for (const TokenType type : {TokenType::uint8, TokenType::int8, TokenType::int16,
                                TokenType::uint16, TokenType::int32, TokenType::int64}) {
     CAPTURE(to_string(type));
@@ -60,7 +60,7 @@ TEST_CASE("tokens that do not fit the type are input errors") {
 }
 
 TEST_CASE("damaged files are input errors naming the file") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   const auto prefix = dir.path() / "data";
   const auto dataset = make_dataset({{1, 2, 3}}, TokenType::uint16);
   REQUIRE(write_dataset(prefix, *dataset));

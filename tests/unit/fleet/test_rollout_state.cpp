@@ -36,7 +36,7 @@ TEST_SUITE("fleet.rollout_state") {
     CHECK(state.next_batch() == 1);
     state.nodes["node2"] = {"passed", "sha256:new", 2, "ro/batch-2"};
     CHECK(state.next_batch() == 2);
-    const envlock::util::TempDir dir;
+    const envlock::util::TempDir dir = envlock::test::temp_dir();
     const auto path = dir.path() / "state.json";
     REQUIRE(envlock::fleet::write_rollout_state(path, state).has_value());
     const auto back = envlock::fleet::read_rollout_state(path);

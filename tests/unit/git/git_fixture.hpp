@@ -3,6 +3,7 @@
 // (second commit), a tag and a branch both named `same` (tag: first commit, branch: third).
 #pragma once
 
+#include "../testutil.hpp"
 #include "util/fs.hpp"
 
 #include <filesystem>
@@ -16,7 +17,7 @@ namespace envlock::test {
 std::string run_git(const std::filesystem::path& repo, std::vector<std::string> args);
 
 struct GitFixture {
-  util::TempDir dir{"envlock-git"};
+  util::TempDir dir = test::temp_dir("envlock-git");
   std::filesystem::path repo; // dir/repo
   std::string c1, c2, c3;     // full commit ids, oldest first
   std::string v2_tag_object;  // the annotated tag's own object id

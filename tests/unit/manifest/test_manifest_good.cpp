@@ -90,7 +90,7 @@ TEST_CASE("manifest: build.recipe may be the string 'template'") {
 }
 
 TEST_CASE("manifest: relative paths start at the manifest's folder") {
-  util::TempDir tmp;
+  util::TempDir tmp = test::temp_dir();
   const auto text = util::read_file(test::data_path("manifest/good_full.yaml"));
   REQUIRE(text.has_value());
   test::write_text(tmp.path() / "envs" / "envlock.yaml", *text);
@@ -117,7 +117,7 @@ TEST_CASE("manifest: relative paths start at the manifest's folder") {
 }
 
 TEST_CASE("manifest: load_manifest names a file it cannot read") {
-  util::TempDir tmp;
+  util::TempDir tmp = test::temp_dir();
   const auto missing = manifest::load_manifest(tmp.path() / "envlock.yaml");
   REQUIRE_FALSE(missing.has_value());
   CHECK(missing.error().code == ExitCode::usage);

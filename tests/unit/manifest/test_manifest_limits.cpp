@@ -25,7 +25,7 @@ TEST_CASE("manifest limit: more than 1 MiB is refused before parsing") {
   CHECK(parsed.error().message == "big.yaml: the manifest is " + std::to_string(text.size()) +
                                       " bytes; the limit is 1 MiB (1048576 bytes)");
 
-  util::TempDir tmp;
+  util::TempDir tmp = test::temp_dir();
   test::write_text(tmp.path() / "big.yaml", text);
   const auto loaded = manifest::load_manifest(tmp.path() / "big.yaml");
   REQUIRE_FALSE(loaded.has_value());

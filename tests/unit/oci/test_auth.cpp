@@ -1,8 +1,8 @@
 #include "../testutil.hpp"
 #include "oci/auth.hpp"
-#include "oci/base64.hpp"
 #include "oci/challenge.hpp"
 #include "oci/credentials.hpp"
+#include "util/base64.hpp"
 #include "util/fs.hpp"
 
 #include <cstdlib>
@@ -54,16 +54,16 @@ TEST_CASE("oci::parse_www_authenticate: errors") {
                                 "scheme");
 }
 
-TEST_CASE("oci::base64") {
-  CHECK(oci::base64_encode("") == "");
-  CHECK(oci::base64_encode("f") == "Zg==");
-  CHECK(oci::base64_encode("fo") == "Zm8=");
-  CHECK(oci::base64_encode("foo") == "Zm9v");
-  CHECK(oci::base64_encode("user:pa ss") == "dXNlcjpwYSBzcw==");
-  CHECK(oci::base64_decode("dXNlcjpwYSBzcw==").value_or("") == "user:pa ss");
-  CHECK(oci::base64_decode("Zm8=").value_or("") == "fo");
-  CHECK_FALSE(oci::base64_decode("Zm*v").has_value());
-  CHECK_FALSE(oci::base64_decode("Z").has_value());
+TEST_CASE("util::base64_decode_lenient, for credentials") {
+  CHECK(util::base64_encode("") == "");
+  CHECK(util::base64_encode("f") == "Zg==");
+  CHECK(util::base64_encode("fo") == "Zm8=");
+  CHECK(util::base64_encode("foo") == "Zm9v");
+  CHECK(util::base64_encode("user:pa ss") == "dXNlcjpwYSBzcw==");
+  CHECK(util::base64_decode_lenient("dXNlcjpwYSBzcw==").value_or("") == "user:pa ss");
+  CHECK(util::base64_decode_lenient("Zm8=").value_or("") == "fo");
+  CHECK_FALSE(util::base64_decode_lenient("Zm*v").has_value());
+  CHECK_FALSE(util::base64_decode_lenient("Z").has_value());
 }
 
 TEST_CASE("oci::docker_config_credential") {
@@ -122,7 +122,7 @@ TEST_CASE("oci::netrc_credential") {
 }
 
 TEST_CASE("oci::find_credential: order of the sources") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto config = dir.path() / "config.json";
   const auto netrc = dir.path() / ".credentials";
   test::write_text(config, R"({"auths": {"a.example.invalid": {"auth": "ZGNmZzpkcHc="}}})");

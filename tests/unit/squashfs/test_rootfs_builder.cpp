@@ -31,7 +31,7 @@ unsigned mode_of(const fs::path& p) {
 }
 
 struct Fixture {
-  util::TempDir tmp{"envlock-test"};
+  util::TempDir tmp = test::temp_dir("envlock-test");
   fs::path root = tmp.path() / "rootfs";
   Fixture() { fs::create_directory(root); }
 };

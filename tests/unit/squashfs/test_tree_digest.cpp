@@ -20,7 +20,7 @@ TEST_SUITE("squashfs") {
   }
 
   TEST_CASE("tree digest of a folder ignores times but not modes") {
-    util::TempDir tmp("envlock-test");
+    util::TempDir tmp = test::temp_dir("envlock-test");
     const fs::path root = tmp.path() / "r";
     test::write_text(root / "d/f", "content");
     fs::create_symlink("d/f", root / "l");

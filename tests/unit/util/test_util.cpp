@@ -28,7 +28,7 @@ TEST_CASE("util::sha256_hex") {
 }
 
 TEST_CASE("util::write_file_atomic") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto p = dir.path() / "out.json";
   REQUIRE(util::write_file_atomic(p, "one"));
   CHECK(*util::read_file(p) == "one");
@@ -46,7 +46,7 @@ TEST_CASE("util::write_file_atomic") {
 }
 
 TEST_CASE("util::AtomicFile without commit leaves nothing") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto p = dir.path() / "partial";
   {
     auto f = util::AtomicFile::open(p);
@@ -59,7 +59,7 @@ TEST_CASE("util::AtomicFile without commit leaves nothing") {
 
 // Output targets (util::output_target): what each kind of path given as an output becomes.
 TEST_CASE("util::write_file_atomic through a link to a regular file keeps the link") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto real = dir.path() / "real.json";
   const auto link = dir.path() / "link.json";
   REQUIRE(util::write_file_atomic(real, "old"));
@@ -82,7 +82,7 @@ TEST_CASE("util::write_file_atomic writes a device straight through, never repla
   REQUIRE(util::write_file_atomic("/dev/null", "report"));
   CHECK(std::filesystem::status("/dev/null").type() == std::filesystem::file_type::character);
   // A link to a device is written through too, and stays a link.
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto link = dir.path() / "sink";
   std::filesystem::create_symlink("/dev/null", link);
   REQUIRE(util::write_file_atomic(link, "report"));
@@ -93,7 +93,7 @@ TEST_CASE("util::write_file_atomic writes a device straight through, never repla
 }
 
 TEST_CASE("util::write_file_atomic writes a FIFO straight through") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto fifo = dir.path() / "pipe";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   std::string got;
@@ -115,7 +115,7 @@ TEST_CASE("util::output_target: '-' and descriptor names are streams, a folder i
   const auto err = util::output_target("/dev/stderr");
   REQUIRE(err);
   CHECK(err->inherited_fd == 2);
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto folder = util::write_file_atomic(dir.path(), "x");
   REQUIRE_FALSE(folder);
   CHECK(folder.error().code == ExitCode::usage);

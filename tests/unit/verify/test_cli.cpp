@@ -2,10 +2,11 @@
 // the no-driver path, the host GPU comparison and the terminal table.
 #include "../testutil.hpp"
 #include "lock/lock.hpp"
-#include "verify/context.hpp"
-#include "verify/probes.hpp"
-#include "verify/report.hpp"
+#include "verify/gpu/device.hpp"
+#include "verify/probes/probes.hpp"
+#include "verify/report/report.hpp"
 #include "verify/run.hpp"
+#include "verify/run_context.hpp"
 #include "verify_fixture.hpp"
 
 #include <dlfcn.h>
@@ -52,15 +53,29 @@ TEST_CASE("option errors are input errors, word for word") {
   CHECK(report.error().message == "/nonexistent/lock.json: No such file or directory");
 }
 
-TEST_CASE("check ids map to --check groups") {
-  CHECK(check_group("gpu.count") == "gpu");
-  CHECK(check_group("gpu.visible") == "gpu");
-  CHECK(check_group("gpu.3.smoke") == "smoke");
-  CHECK(check_group("gpu.3.bandwidth") == "smoke");
-  CHECK(check_group("gpu.0.gemm_bf16") == "gemm");
-  CHECK(check_group("nccl.busbw") == "allreduce");
-  CHECK(check_group("nccl.version") == "nccl");
-  CHECK(check_group("packages.record") == "packages");
+TEST_CASE("each check carries its --check group") {
+  DeviceInfo device;
+  device.ordinal = 3;
+  const auto three = new_device_checks(device);
+  REQUIRE(three.size() == 3);
+  CHECK(three[0].id == "gpu.3.smoke");
+  CHECK(three[0].group == "smoke");
+  CHECK(three[1].id == "gpu.3.bandwidth");
+  CHECK(three[1].group == "smoke");
+  device.ordinal = 0;
+  CHECK(new_device_checks(device)[2].id == "gpu.0.gemm_bf16");
+  CHECK(new_device_checks(device)[2].group == "gemm");
+  // The run stamps each probe's group; the GPU checks bring their own.
+  auto options = live_options();
+  options.checks = {"gpu", "nccl", "packages", "allreduce"};
+  options.no_gpu = true;
+  const auto report = run_verification(options);
+  REQUIRE(report);
+  CHECK(test::find_check(*report, "gpu.count").group == "gpu");
+  CHECK(test::find_check(*report, "gpu.visible").group == "gpu");
+  CHECK(test::find_check(*report, "nccl.busbw").group == "allreduce");
+  CHECK(test::find_check(*report, "nccl.version").group == "nccl");
+  CHECK(test::find_check(*report, "packages.installed").group == "packages");
 }
 
 TEST_CASE("no driver: GPU checks fail with the reason, --no-gpu skips them") {
@@ -88,7 +103,7 @@ TEST_CASE("no driver: GPU checks fail with the reason, --no-gpu skips them") {
 }
 
 TEST_CASE("the GPUs seen are compared with the host's list") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto lock = lock::read_lock(test::data_path("verify/lock.json"));
   REQUIRE(lock);
   CheckResult count;
@@ -99,7 +114,7 @@ TEST_CASE("the GPUs seen are compared with the host's list") {
   test::write_text(options.host_facts,
                    R"({"gpus":[{"index":0,"uuid":"GPU-a","name":"NVIDIA H200"},)"
                    R"({"index":1,"uuid":"GPU-b","name":"NVIDIA H200"}]})");
-  const Context context(*lock, options);
+  const RunContext context(*lock, options);
   auto check = compare_host_gpus(context, {count});
   CHECK(check.outcome == Outcome::pass);
   CHECK(check.expected == "GPU-a,GPU-b");

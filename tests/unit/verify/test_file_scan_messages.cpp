@@ -2,7 +2,7 @@
 // dynamic segment or string table lies past the end of the file are refused before anything is
 // allocated or read for them.
 #include "../testutil.hpp"
-#include "verify/file_scan.hpp"
+#include "verify/probes/file_scan.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -69,7 +69,7 @@ std::string elf_error(const util::TempDir& dir, const std::string& name, const s
 TEST_SUITE_BEGIN("verify");
 
 TEST_CASE("read_elf_dynamic: a program header table past the end of the file") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   const std::string expected = ": not a 64-bit little-endian ELF file";
   // One program header at offset 4096 of a 64-byte file.
   CHECK(elf_error(dir, "phoff", bytes_of(elf_header(4096, 1))) ==
@@ -85,7 +85,7 @@ TEST_CASE("read_elf_dynamic: a program header table past the end of the file") {
 }
 
 TEST_CASE("read_elf_dynamic: a dynamic segment past the end of the file") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   const std::string expected = ": not a 64-bit little-endian ELF file";
   const auto file = [](std::uint64_t offset, std::uint64_t size) {
     return bytes_of(elf_header(sizeof(Elf64_Ehdr), 1)) +
@@ -99,7 +99,7 @@ TEST_CASE("read_elf_dynamic: a dynamic segment past the end of the file") {
 }
 
 TEST_CASE("read_elf_dynamic: a string table past the end of the file") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   // Header, two program headers (a PT_LOAD covering the file, the PT_DYNAMIC), then the dynamic
   // section: DT_STRTAB inside the load segment, DT_STRSZ far beyond the file's end.
   const std::uint64_t dynamic_at = sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr);

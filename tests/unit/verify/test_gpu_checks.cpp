@@ -1,10 +1,10 @@
 // run_gpu_checks without a GPU (CI): the no-driver path, --no-gpu, the busbw judgement, the sweep
 // sizes, the library search order and the embedded kernels.
 #include "../testutil.hpp"
-#include "verify/gpu.hpp"
-#include "verify/gpu_allreduce.hpp"
-#include "verify/gpu_kernels.hpp"
-#include "verify/gpu_libraries.hpp"
+#include "verify/gpu/allreduce.hpp"
+#include "verify/gpu/gpu_checks.hpp"
+#include "verify/gpu/kernels.hpp"
+#include "verify/gpu/libraries.hpp"
 
 #include <dlfcn.h>
 #include <doctest/doctest.h>
@@ -102,7 +102,7 @@ TEST_SUITE("verify_gpu") {
   }
 
   TEST_CASE("PyTorch's wheel libraries come before the dynamic linker's") {
-    util::TempDir dir;
+    util::TempDir dir = test::temp_dir();
     const auto site = dir.path() / "lib" / "python3.12" / "site-packages";
     test::write_text(site / "nvidia" / "nccl" / "lib" / "libnccl.so.2", "");
     test::write_text(site / "nvidia" / "cu13" / "lib" / "libcublasLt.so.13", "");

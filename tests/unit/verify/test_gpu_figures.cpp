@@ -1,9 +1,9 @@
 // The GPU checks' arithmetic, tested without a GPU: bandwidth and bus bandwidth as nccl-tests
 // defines them, the known-answer comparison, the GEMM tolerance, version and UUID formatting.
-#include "verify/cuda_driver.hpp"
-#include "verify/gpu_figures.hpp"
-#include "verify/gpu_known_answer.hpp"
-#include "verify/nccl_api.hpp"
+#include "verify/gpu/cuda_driver.hpp"
+#include "verify/gpu/figures.hpp"
+#include "verify/gpu/known_answer.hpp"
+#include "verify/gpu/nccl_api.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 #include "../testutil.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
-#include "verify/report.hpp"
+#include "verify/report/report.hpp"
 #include "verify/run.hpp"
 #include "verify_fixture.hpp"
 

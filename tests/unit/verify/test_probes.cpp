@@ -1,13 +1,13 @@
 // The verifier's parsers and decoders: version encodings, version.py, PEP 503 names, RECORD,
 // Enroot's /etc/rc labels, the version string scan, the ELF dynamic section and the dlopen helper.
 #include "../testutil.hpp"
-#include "verify/dl.hpp"
-#include "verify/enroot_rc.hpp"
-#include "verify/file_scan.hpp"
-#include "verify/python_env.hpp"
-#include "verify/record.hpp"
-#include "verify/torch_install.hpp"
-#include "verify/versions.hpp"
+#include "util/dl.hpp"
+#include "verify/probes/dist_record.hpp"
+#include "verify/probes/enroot_rc.hpp"
+#include "verify/probes/file_scan.hpp"
+#include "verify/probes/python_env.hpp"
+#include "verify/probes/torch_install.hpp"
+#include "verify/probes/versions.hpp"
 
 #include <algorithm>
 #include <doctest/doctest.h>
@@ -66,7 +66,7 @@ TEST_CASE("RECORD lines and their hash encoding") {
   CHECK(entries[2].sha256.empty());
   CHECK(entries[3].sha256.empty());
 
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   test::write_text(dir.path() / "empty", "");
   CHECK(*record_hash_file(dir.path() / "empty") == "47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU");
   const std::uint8_t bytes[] = {0xfb, 0xff};
@@ -75,7 +75,7 @@ TEST_CASE("RECORD lines and their hash encoding") {
 }
 
 TEST_CASE("RECORD files are checked in parallel and mismatches named") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   std::vector<RecordFile> files;
   for (int i = 0; i < 20; ++i) {
     const auto path = dir.path() / ("f" + std::to_string(i));
@@ -107,7 +107,7 @@ TEST_CASE("Enroot /etc/rc labels") {
 }
 
 TEST_CASE("the version string is found across read chunks") {
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   const auto path = dir.path() / "libnccl.so.2";
   std::string data((std::size_t{4} << 20) - 7, 'x');
   data += std::string("NCCL version 2.30.7+cuda13.3") + '\0' + "tail";
@@ -126,7 +126,7 @@ TEST_CASE("the dynamic section of an ELF file") {
   auto elf = read_elf_dynamic("/proc/self/exe");
   REQUIRE(elf);
   CHECK(std::find(elf->needed.begin(), elf->needed.end(), "libc.so.6") != elf->needed.end());
-  util::TempDir dir;
+  util::TempDir dir = test::temp_dir();
   test::write_text(dir.path() / "text", "not an elf file at all, but long enough to be read....");
   const auto bad = read_elf_dynamic(dir.path() / "text");
   REQUIRE_FALSE(bad);
@@ -134,23 +134,23 @@ TEST_CASE("the dynamic section of an ELF file") {
         (dir.path() / "text").string() + ": not a 64-bit little-endian ELF file");
 }
 
-TEST_CASE("dl_open tries each name and says which file loaded") {
-  const auto one = dl_open({"libenvlock-none.so.1"});
+TEST_CASE("util::dl_open tries each name and says which file loaded") {
+  const auto one = util::dl_open({"libenvlock-none.so.1"});
   REQUIRE_FALSE(one);
   CHECK(one.error().code == ExitCode::environment);
   CHECK(one.error().message == "libenvlock-none.so.1 not found");
-  const auto two = dl_open({"libenvlock-none.so.1", "libenvlock-none.so.2"});
+  const auto two = util::dl_open({"libenvlock-none.so.1", "libenvlock-none.so.2"});
   REQUIRE_FALSE(two);
   CHECK(two.error().message == "none of libenvlock-none.so.1, libenvlock-none.so.2 found");
 
-  auto libc = dl_open({"libenvlock-none.so.1", "libc.so.6"});
+  auto libc = util::dl_open({"libenvlock-none.so.1", "libc.so.6"});
   REQUIRE(libc);
   CHECK(libc->name() == "libc.so.6");
-  CHECK(dl_path(*libc).find("libc.so.6") != std::string::npos);
-  auto strlen_fn = dl_sym<std::size_t (*)(const char*)>(*libc, "strlen");
+  CHECK(util::dl_path(*libc).find("libc.so.6") != std::string::npos);
+  auto strlen_fn = util::dl_sym<std::size_t (*)(const char*)>(*libc, "strlen");
   REQUIRE(strlen_fn);
   CHECK((*strlen_fn)("four") == 4);
-  const auto missing = dl_sym<void (*)()>(*libc, "envlock_no_such_symbol");
+  const auto missing = util::dl_sym<void (*)()>(*libc, "envlock_no_such_symbol");
   REQUIRE_FALSE(missing);
   CHECK(missing.error().message == "libc.so.6: symbol envlock_no_such_symbol not found");
 }

@@ -36,7 +36,7 @@ VerifyOptions resume_options(const std::filesystem::path& lock) {
 } // namespace
 
 TEST_CASE("resume check: option and lock errors are input errors, word for word") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   auto options = resume_options(lock_with_resume(dir, nlohmann::json::object()));
   options.resume.gpus = 0;
   CHECK(run_verification(options).error().message == "--gpus: must be at least 1");
@@ -69,7 +69,7 @@ TEST_CASE("resume check: no PyTorch is an environment error from the trainer its
     MESSAGE("skipped: no python3 on PATH");
     return;
   }
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   // Modules that fail to import hide any installed numpy and torch.
   test::write_text(dir.path() / "hidden/numpy/__init__.py",
                    "raise ImportError('hidden by the test')\n");

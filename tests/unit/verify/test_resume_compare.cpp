@@ -3,7 +3,7 @@
 // steps, parameter dumps and the log pattern of --train-cmd.
 #include "../testutil.hpp"
 #include "util/fs.hpp"
-#include "verify/resume_compare.hpp"
+#include "verify/resume/compare.hpp"
 
 #include <cstring>
 #include <doctest/doctest.h>
@@ -109,7 +109,7 @@ TEST_CASE("a learning rate off its schedule fails; no learning rate at all is sk
 }
 
 TEST_CASE("final parameters: bit-identical, within tolerance, outside it, different sizes") {
-  const util::TempDir dir;
+  const util::TempDir dir = test::temp_dir();
   const auto a = dir.path() / "a.params";
   const auto b = dir.path() / "b.params";
   REQUIRE(util::write_file_atomic(a, floats({1.0F, -2.0F, 0.0F, 4.0F})));

@@ -2,7 +2,7 @@
 #include "../testutil.hpp"
 #include "manifest/manifest.hpp"
 #include "util/fs.hpp"
-#include "verify/resume_tolerance.hpp"
+#include "verify/resume/tolerance.hpp"
 
 #include <doctest/doctest.h>
 

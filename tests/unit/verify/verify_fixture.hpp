@@ -5,7 +5,7 @@
 #include "util/fs.hpp"
 #include "verify/check.hpp"
 #include "verify/options.hpp"
-#include "verify/report.hpp"
+#include "verify/report/report.hpp"
 
 #include <filesystem>
 #include <string>
@@ -26,7 +26,7 @@ public:
   [[nodiscard]] verify::VerifyOptions offline() const;
 
 private:
-  util::TempDir m_dir{"envlock-verify-test"};
+  util::TempDir m_dir = test::temp_dir("envlock-verify-test");
 };
 
 // The check with `id`; throws when the report has none.

@@ -1,0 +1,167 @@
+#include "resolve/drift.hpp"
+
+#include "git/ref.hpp"
+#include "resolve/drift_recipe.hpp"
+#include "resolve/drift_uv.hpp"
+
+#include <set>
+
+namespace envlock::resolve {
+
+using nlohmann::json;
+
+namespace {
+
+std::string shown(const json* value) {
+  return value == nullptr ? std::string("nothing") : value->dump();
+}
+
+// Compares two JSON values and appends a line for each leaf that differs.
+void compare(const std::string& path, const json* in_lock, const json* in_manifest,
+             std::vector<std::string>& out) {
+  if (in_lock != nullptr && in_manifest != nullptr && in_lock->is_object() &&
+      in_manifest->is_object()) {
+    std::set<std::string> keys;
+    for (const auto& [k, v] : in_lock->items()) {
+      keys.insert(k);
+    }
+    for (const auto& [k, v] : in_manifest->items()) {
+      keys.insert(k);
+    }
+    for (const auto& k : keys) {
+      const auto a = in_lock->find(k);
+      const auto b = in_manifest->find(k);
+      compare(path + "." + k, a == in_lock->end() ? nullptr : &*a,
+              b == in_manifest->end() ? nullptr : &*b, out);
+    }
+    return;
+  }
+  if (in_lock == nullptr || in_manifest == nullptr || *in_lock != *in_manifest) {
+    out.push_back("drift: " + path + ": lock has " + shown(in_lock) + ", manifest has " +
+                  shown(in_manifest));
+  }
+}
+
+void compare_file(const std::string& path, const std::string& in_lock, const std::string& now,
+                  const std::string& file, std::vector<std::string>& out) {
+  if (in_lock != now) {
+    out.push_back("drift: " + path + ": lock has " + in_lock + ", " + file + " is now " + now);
+  }
+}
+
+// The manifest-derived part of a lock's JSON: what `lock --check` compares.
+json manifest_view(const lock::Lock& lock) {
+  json sources = json::object();
+  for (const auto& [name, pin] : lock.sources) {
+    sources[name] = {{"git", pin.git}, {"ref", pin.ref}};
+  }
+  const json full = to_json(lock);
+  const json& python = full["python"];
+  return {{"base_image",
+           {{"reference", lock.base_image.reference}, {"platform", lock.base_image.platform}}},
+          {"build_args", full["build_args"]},
+          {"enroot", full["enroot"]},
+          {"expect", full["expect"]},
+          {"image", full["image"]},
+          {"manifest", {{"path", lock.manifest_path}}},
+          {"python",
+           {{"project", python["project"]},
+            {"uv", python["uv"]},
+            {"sync_args", python["sync_args"]},
+            {"uv_lock", {{"path", lock.python.uv_lock.path}}}}},
+          {"sources", sources}};
+}
+
+// build.context: the list of paths, then each file's sha256.
+void context_drift(const lock::Lock& lock, const json& now, std::vector<std::string>& out) {
+  const auto it = lock.extra.find("context");
+  const json locked = it == lock.extra.end() ? json() : *it;
+  json locked_paths = json::array();
+  json now_paths = json::array();
+  for (const auto& item : locked.is_array() ? locked : json::array()) {
+    locked_paths.push_back(item.value("path", ""));
+  }
+  for (const auto& item : now.is_array() ? now : json::array()) {
+    now_paths.push_back(item.value("path", ""));
+  }
+  if (locked_paths != now_paths) {
+    out.push_back("drift: build.context: lock has " + locked_paths.dump() + ", manifest has " +
+                  now_paths.dump());
+    return;
+  }
+  for (std::size_t i = 0; i < now_paths.size(); ++i) {
+    compare_file("build.context[" + now_paths[i].get<std::string>() + "].sha256",
+                 locked[i].value("sha256", ""), now[i].value("sha256", ""),
+                 now_paths[i].get<std::string>(), out);
+  }
+}
+
+Status refresh_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
+                     const ImageResolver& resolve, std::vector<std::string>& out) {
+  const lock::ImagePin& pin = lock.base_image;
+  if (!pin.tag.empty() && pin.reference == manifest.base.image) {
+    ENVLOCK_TRY_ASSIGN(auto ref, oci::parse_image_ref(pin.reference));
+    ref.digest.clear();
+    auto now = resolve(ref, pin.platform);
+    if (!now) {
+      return with_prefix(std::move(now).error(), "base.image: ");
+    }
+    if (now->digest != pin.digest) {
+      out.push_back("drift: base_image.digest: " + ref.to_string() + " moved from " + pin.digest +
+                    " to " + now->digest);
+    }
+  }
+  for (const auto& [name, source] : lock.sources) {
+    const auto it = manifest.sources.find(name);
+    if (it == manifest.sources.end() || it->second.git != source.git ||
+        it->second.ref != source.ref) {
+      continue; // already reported as a manifest drift
+    }
+    auto commit = git::resolve_commit(source.git, source.ref, manifest.dir);
+    if (!commit) {
+      return with_prefix(std::move(commit).error(), "sources." + name + ": ");
+    }
+    if (*commit != source.commit) {
+      out.push_back("drift: sources." + name + ".commit: " + source.ref + " moved from " +
+                    source.commit + " to " + *commit);
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+Result<std::vector<std::string>>
+find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
+           const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
+           const std::optional<std::filesystem::path>& megatron_repo) {
+  lock::Lock expected = manifest_fields(manifest, lock_path);
+  ENVLOCK_TRY(hash_python_files(manifest, expected.python));
+  std::vector<std::string> out;
+  const json a = manifest_view(lock);
+  const json b = manifest_view(expected);
+  for (const auto& [key, value] : a.items()) {
+    compare(key, &value, &b.at(key), out);
+    if (key == "manifest") {
+      compare_file("manifest.sha256", lock.manifest_sha256, expected.manifest_sha256,
+                   manifest.path.filename().string(), out);
+    }
+    if (key == "python") {
+      compare_file("python.pyproject_sha256", lock.python.pyproject_sha256,
+                   expected.python.pyproject_sha256, project_file(manifest, "pyproject.toml"), out);
+      compare_file("python.uv_lock.sha256", lock.python.uv_lock.sha256,
+                   expected.python.uv_lock.sha256, expected.python.uv_lock.path, out);
+      ENVLOCK_TRY(uv_table_drift(manifest, lock, out));
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const json context_now, hash_context_files(manifest));
+  context_drift(lock, context_now, out);
+  ENVLOCK_TRY(
+      recipe_drift(manifest, lock, lock_path.string(), refresh, resolve, megatron_repo, out));
+  if (refresh == Refresh::remote_refs) {
+    ENVLOCK_TRY(refresh_drift(manifest, lock, resolve, out));
+  }
+  return out;
+}
+
+} // namespace envlock::resolve

@@ -1,0 +1,30 @@
+// Drift: how a lock differs from its manifest and from the files it hashed, field by field, so
+// that each difference can be named ("drift: expect.cuda: lock has "13.3", manifest has "13.4"").
+// Without refresh nothing touches the network; with refresh the base image's tag and every git
+// ref are resolved again and a moved one is reported.
+#pragma once
+
+#include "lock/lock.hpp"
+#include "manifest/manifest.hpp"
+#include "resolve/resolve.hpp"
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace envlock::resolve {
+
+enum class Refresh { local_only, remote_refs };
+
+// One line per drift, each "drift: FIELD: ...", in the lock's key order (remote drifts last); empty
+// when the lock matches. Fails only when a file or (with refresh) a remote cannot be read.
+// `megatron_repo`: a local clone for reading an upstream recipe of a remote source; without one
+// the recipe's FROM lines of a remote source are not compared.
+Result<std::vector<std::string>>
+find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
+           const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
+           const std::optional<std::filesystem::path>& megatron_repo = {});
+
+} // namespace envlock::resolve

@@ -1,0 +1,85 @@
+// Locking: a Manifest becomes a Lock in which every floating name is resolved once (the base
+// image's tag to a digest, each git ref to a commit, uv.lock and pyproject.toml to their sha256).
+// Every field is deterministic: no times, no absolute paths (paths are relative to the manifest's
+// folder, the manifest's own path relative to the lock's folder).
+#pragma once
+
+#include "build/recipe.hpp"
+#include "lock/lock.hpp"
+#include "manifest/manifest.hpp"
+#include "oci/image_ref.hpp"
+#include "oci/registry.hpp"
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace envlock::resolve {
+
+// Resolves an image reference for a platform: the registry client in the tool.
+using ImageResolver =
+    std::function<Result<oci::Resolved>(const oci::ImageRef& image, std::string_view platform)>;
+
+// The fields that come from the manifest alone, with no file read and no network: everything but
+// the base image's digests, the source commits and uv.lock's parsed table and hashes.
+lock::Lock manifest_fields(const manifest::Manifest& manifest,
+                           const std::filesystem::path& lock_path);
+
+// The sha256 of uv.lock and pyproject.toml of the python project, into `python`.
+// Fails with an input error naming the file (relative to the manifest's folder) when unreadable.
+Status hash_python_files(const manifest::Manifest& manifest, lock::Python& python);
+
+// Resolves the base image: its digest, media type and platform manifest. When the manifest gives
+// tag@digest the tag is resolved too, and a disagreement fails (exit 1) with "base.image: the
+// registry says NAME:TAG is sha256:A, the manifest pins sha256:B".
+Result<lock::ImagePin> resolve_base_image(const manifest::Manifest& manifest,
+                                          const ImageResolver& resolve);
+
+// The whole lock: manifest_fields, hash_python_files, uv.lock parsed, the base image, every
+// source and the upstream recipe (resolve_recipe) resolved. Errors name the manifest key:
+// "sources.megatron: ref 'x' not found in URL". `megatron_repo` is a local clone for reading an
+// upstream recipe of a remote source.
+Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
+                                const std::filesystem::path& lock_path,
+                                const ImageResolver& resolve,
+                                const std::optional<std::filesystem::path>& megatron_repo = {});
+
+// The manifest's upstream recipe (upstream, path and target; no sha256 or images), or
+// std::nullopt when it builds from the template.
+std::optional<build::Recipe> manifest_recipe(const manifest::Manifest& manifest);
+
+// The upstream recipe read at the source's locked commit, and what it names.
+struct UpstreamRecipe {
+  build::Recipe recipe; // with its sha256 and images (without digests)
+  std::string text;
+};
+
+// Reads `recipe` (the manifest's, see manifest_recipe) from `lock`'s commit of its source (from
+// `repo` when given, else the source's local repository), with the manifest's build arguments.
+// Fails (exit 2) with "build.recipe: upstream 'X' needs sources.X", like
+// build::megatron_repository, git::read_blob (prefixed "build.recipe: ") and build::recipe_images.
+Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest,
+                                            build::Recipe recipe, const lock::Lock& lock,
+                                            const std::optional<std::filesystem::path>& repo);
+
+// The lock's "recipe": the upstream recipe with every image its FROM lines name resolved for
+// base.platform (build::recipe_to_json), or null for the template recipe. `lock` must have its
+// sources resolved. Fails like read_manifest_recipe, or with the resolver's error prefixed
+// "build.recipe: PATH:LINE: ".
+Result<nlohmann::json> resolve_recipe(const manifest::Manifest& manifest, const lock::Lock& lock,
+                                      const ImageResolver& resolve,
+                                      const std::optional<std::filesystem::path>& repo);
+
+// The files of the manifest's build.context as the lock records them under extra["context"]:
+// [{"path": P, "sha256": H}] in the manifest's order (paths normalised), or null when the manifest
+// lists none. Fails (exit 2) with "build.context: 'P' must be a relative path inside the
+// manifest's folder" or "build.context: cannot read P".
+Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest);
+
+// The path of the python project's file `name` relative to the manifest's folder ("uv.lock").
+std::string project_file(const manifest::Manifest& manifest, std::string_view name);
+
+} // namespace envlock::resolve

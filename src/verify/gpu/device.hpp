@@ -1,0 +1,56 @@
+// One GPU's inventory and its own checks (known answer, bandwidth, BF16 GEMM), run on a thread
+// of its own with the device's primary context current.
+#pragma once
+
+#include "verify/check.hpp"
+#include "verify/gpu/cublaslt.hpp"
+#include "verify/gpu/cuda_driver.hpp"
+#include "verify/gpu/gpu_checks.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace envlock::verify {
+
+// What the driver says about one visible device.
+struct DeviceInfo {
+  int ordinal = 0; // index among the visible devices ("gpu.<ordinal>.*")
+  cuda::CuDevice device = 0;
+  std::string name; // "NVIDIA H200"
+  std::string uuid; // "GPU-..."
+  int sm_count = 0;
+  int cc_major = 0;
+  int cc_minor = 0;
+  std::size_t memory_bytes = 0;
+};
+
+// A check with its group, id and title, not yet run (outcome skip).
+CheckResult new_check(std::string group, std::string id, std::string title);
+
+// The checks of one device, before they run: "gpu.N.smoke" and "gpu.N.bandwidth" (group "smoke"),
+// "gpu.N.gemm_bf16" (group "gemm").
+std::vector<CheckResult> new_device_checks(const DeviceInfo& device);
+
+// The visible devices (all, or those of `ordinals`). Fails with the driver's error, or an input
+// error "no GPU N: M visible" for an ordinal out of range.
+Result<std::vector<DeviceInfo>> list_devices(const cuda::Api& api,
+                                             const std::vector<int>& ordinals);
+
+// The sizes the device checks use; smaller ones under GpuOptions::quick.
+struct DeviceSizes {
+  std::size_t known_answer_elements = std::size_t{1} << 20;
+  std::size_t copy_bytes = std::size_t{2} << 30; // per buffer; bytes moved = 2x
+  std::uint64_t gemm_n = 8192;                   // the timed m = n = k
+  std::uint64_t gemm_check_n = 256;              // the small product checked in full
+};
+DeviceSizes device_sizes(const GpuOptions& options);
+
+// The checks of one device: "gpu.<i>.smoke", "gpu.<i>.bandwidth" and "gpu.<i>.gemm_bf16".
+// `blas` is null when cuBLASLt did not load; `blas_error` then says why (the GEMM check fails with
+// it). Never fails as a whole: each check carries its own failure.
+std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& device,
+                                       const blaslt::Library* blas, const std::string& blas_error,
+                                       const DeviceSizes& sizes);
+
+} // namespace envlock::verify

@@ -1,0 +1,35 @@
+#include "verify/resume/options.hpp"
+
+namespace envlock::verify {
+
+void add_resume_options(CLI::App& app, ResumeOptions& options) {
+  const std::string group = "Resume check (--check resume)";
+  app.add_option("--data", options.data,
+                 "A Megatron indexed dataset PREFIX (PREFIX.bin/.idx) to train on (default: a "
+                 "sample written to the work folder)")
+      ->group(group);
+  app.add_option("--gpus", options.gpus, "Train on N GPUs under torchrun with DDP (default: 1)")
+      ->group(group);
+  app.add_option("--train-cmd", options.train_cmd,
+                 "Run this training command (through /bin/sh) instead of the bundled trainer; "
+                 "{phase} {stop} {steps} {checkpoint_step} {ckpt} {data} are filled in")
+      ->group(group);
+  app.add_option("--loss-pattern", options.loss_pattern,
+                 "A regular expression with {step}, {loss} and optionally {lr} reading "
+                 "--train-cmd's log (default: Megatron-LM's iteration lines)")
+      ->group(group);
+  app.add_option("--resume-script", options.script,
+                 "The trainer to run instead of envlock_resume.py found beside the executable")
+      ->group(group);
+  app.add_option("--python", options.python, "The Python to train with (default: the image's)")
+      ->group(group);
+  app.add_option("--work-dir", options.work_dir,
+                 "Keep the logs, checkpoint and parameter dumps in DIR (default: a temporary "
+                 "folder, removed)")
+      ->group(group);
+  app.add_option("--resume-args", options.model_args,
+                 "Extra trainer arguments, e.g. \"--layers 8 --width 512 --batch 16\"")
+      ->group(group);
+}
+
+} // namespace envlock::verify

@@ -1,0 +1,205 @@
+#include "verify/resume/resume_check.hpp"
+
+#include "dataset/indexed_dataset.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/strings.hpp"
+#include "verify/resume/runs.hpp"
+#include "verify/resume/script.hpp"
+
+#include <optional>
+
+namespace envlock::verify {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_sample_name = "sample_text_document";
+
+// The token file: --data (both files must exist), else a sample written to the work folder.
+Result<fs::path> prepare_data(const ResumeOptions& options, const fs::path& work_dir) {
+  if (!options.data.empty()) {
+    for (const auto& file : {dataset::bin_path(options.data), dataset::idx_path(options.data)}) {
+      std::error_code error;
+      if (!fs::is_regular_file(file, error)) {
+        return input_error("--data " + options.data.string() + ": " + file.string() + " not found");
+      }
+    }
+    return options.data;
+  }
+  ENVLOCK_TRY_ASSIGN(const dataset::IndexedDataset dataset,
+                     dataset::sample_dataset(dataset::SampleSpec{}));
+  const fs::path prefix = work_dir / k_sample_name;
+  ENVLOCK_TRY(dataset::write_dataset(prefix, dataset));
+  return prefix;
+}
+
+// How the trainer is started: python SCRIPT, or torchrun over N GPUs.
+struct Trainer {
+  fs::path python;
+  fs::path script;
+  int gpus = 1;
+  std::vector<std::string> common; // --data, --steps, model arguments
+
+  [[nodiscard]] std::vector<std::string> argv(const std::string& mode, int gpus_used,
+                                              const std::vector<std::string>& extra) const {
+    std::vector<std::string> out = {python.string()};
+    if (gpus_used > 1) {
+      out.insert(out.end(), {"-m", "torch.distributed.run", "--standalone", "--nproc-per-node",
+                             std::to_string(gpus_used)});
+    }
+    out.push_back(script.string());
+    out.push_back(mode);
+    out.insert(out.end(), common.begin(), common.end());
+    out.insert(out.end(), extra.begin(), extra.end());
+    return out;
+  }
+};
+
+// The trainer's own error ("envlock-resume: error: ..."), as an Error of its exit status.
+std::optional<Error> trainer_error(const util::ProcessResult& process) {
+  if (process.exit_code != 2 && process.exit_code != 3) {
+    return std::nullopt;
+  }
+  const std::string marker = "envlock-resume: error: ";
+  const auto at = process.err.rfind(marker);
+  if (at == std::string::npos) {
+    return std::nullopt;
+  }
+  std::string message(util::trim(process.err.substr(at + marker.size())));
+  message = "resume check: " + message.substr(0, message.find('\n'));
+  return process.exit_code == 2 ? input_error(message) : env_error(message);
+}
+
+std::string names(const nlohmann::json& list) {
+  std::vector<std::string> out;
+  for (const auto& name : list) {
+    out.push_back(name.get<std::string>());
+  }
+  return util::join(out, ", ");
+}
+
+// "resume.compute" from the trainer's compute line.
+Result<CheckResult> compute_result(const TimedRun& run) {
+  const std::string id = "resume.compute";
+  const std::string title = "One BF16 training step (SDPA, fused AdamW)";
+  const std::string expected = "finite non-zero gradients, every parameter updated";
+  if (auto error = trainer_error(run.process)) {
+    return *error;
+  }
+  if (run.process.exit_code != 0) {
+    return failed(id, title, expected, "",
+                  "the step exited with status " + std::to_string(run.process.exit_code) + ": " +
+                      last_line(run.process));
+  }
+  const auto lines = util::split(util::trim(run.process.out), '\n');
+  const auto line = nlohmann::json::parse(lines.empty() ? "" : lines.back(), nullptr, false);
+  if (line.is_discarded() || line.value("kind", "") != "compute") {
+    return failed(id, title, expected, "", "the step printed no result line");
+  }
+  const std::string found = "SDPA backend " + line.value("sdpa_backend", "?") + ", " +
+                            std::to_string(line.value("parameters", 0)) + " parameters in " +
+                            std::to_string(line.value("tensors", 0)) + " tensors on " +
+                            line.value("device", "?");
+  std::vector<std::string> problems;
+  for (const auto& [key, words] :
+       {std::pair{"not_finite", "gradient not finite"}, std::pair{"zero_grad", "gradient all zero"},
+        std::pair{"unchanged", "not updated"}}) {
+    if (line.contains(key) && !line[key].empty()) {
+      problems.push_back(std::string(words) + ": " + names(line[key]));
+    }
+  }
+  CheckResult result = problems.empty()
+                           ? passed(id, title, expected, found)
+                           : failed(id, title, expected, found, util::join(problems, "; "));
+  result.details = {{"sdpa_backend", line.value("sdpa_backend", "")},
+                    {"torch", line.value("torch", "")},
+                    {"cuda", line.value("cuda", "")}};
+  result.seconds = run.seconds;
+  return result;
+}
+
+Result<std::vector<CheckResult>> run_trainer(const ResumeOptions& options, const ResumeWork& work) {
+  ENVLOCK_TRY_ASSIGN(const fs::path python, find_resume_python(options));
+  ENVLOCK_TRY_ASSIGN(const fs::path script, find_resume_script(options, work.dir));
+  Trainer trainer{python,
+                  script,
+                  options.gpus,
+                  {"--data", work.data.string(), "--steps", std::to_string(work.tolerance.steps)}};
+  for (const auto& arg : util::split(options.model_args, ' ')) {
+    if (!util::trim(arg).empty()) {
+      trainer.common.emplace_back(util::trim(arg));
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const TimedRun compute, run_timed("compute", trainer.argv("compute", 1, {})));
+  ENVLOCK_TRY_ASSIGN(CheckResult computed, compute_result(compute));
+  std::vector<CheckResult> out = {std::move(computed)};
+
+  const fs::path checkpoint = work.dir / "checkpoint";
+  const auto path = [&](const std::string& name) { return (work.dir / name).string(); };
+  const std::string steps = std::to_string(work.tolerance.steps);
+  const std::string half = std::to_string(work.tolerance.checkpoint_step);
+  const std::vector<std::pair<std::string, std::vector<std::string>>> plans = {
+      {"continuous",
+       {"--stop", steps, "--records", path("continuous.jsonl"), "--params",
+        path("continuous.params")}},
+      {"first", {"--stop", half, "--records", path("first.jsonl"), "--save", checkpoint.string()}},
+      {"resumed",
+       {"--stop", steps, "--records", path("resumed.jsonl"), "--load", checkpoint.string(),
+        "--params", path("resumed.params")}}};
+  std::vector<TimedRun> runs;
+  std::vector<Result<RunLog>> logs;
+  for (const auto& [name, extra] : plans) {
+    std::error_code ignored;
+    fs::remove(path(name + ".jsonl"), ignored);
+    ENVLOCK_TRY_ASSIGN(TimedRun run, run_timed(name, trainer.argv("train", options.gpus, extra)));
+    const bool ok = run.process.exit_code == 0;
+    runs.push_back(std::move(run));
+    if (!ok) {
+      break;
+    }
+    logs.push_back(read_run_log(path(name + ".jsonl")));
+  }
+  out.push_back(runs_result(runs, options.gpus));
+  for (auto& result : compare_runs(runs, logs, work.tolerance, path("continuous.params"),
+                                   path("resumed.params"))) {
+    out.push_back(std::move(result));
+  }
+  return out;
+}
+
+} // namespace
+
+Result<std::vector<CheckResult>> run_resume_check(const RunContext& context) {
+  const ResumeOptions& options = context.options().resume;
+  if (options.gpus < 1) {
+    return input_error("--gpus: must be at least 1");
+  }
+  ENVLOCK_TRY_ASSIGN(const ResumeTolerance tolerance,
+                     read_resume_tolerance(context.lock().expect.resume));
+  if (context.mode() == Mode::offline) {
+    return std::vector<CheckResult>{skipped("resume.runs", "Training runs", "",
+                                            "offline mode (--root): the resume check trains")};
+  }
+  std::optional<util::TempDir> temp;
+  fs::path dir = options.work_dir;
+  if (dir.empty()) {
+    ENVLOCK_TRY_ASSIGN(temp, util::TempDir::create("envlock-resume"));
+    dir = temp->path();
+  } else {
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (error) {
+      return env_error("--work-dir " + dir.string() + ": " + error.message());
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const fs::path data, prepare_data(options, dir));
+  const ResumeWork work{dir, data, tolerance};
+  if (!options.train_cmd.empty()) {
+    return run_train_cmd_check(options, work);
+  }
+  return run_trainer(options, work);
+}
+
+} // namespace envlock::verify

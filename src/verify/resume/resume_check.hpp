@@ -1,0 +1,34 @@
+// The resume check (`--check resume`, docs/manual/resume.md): one BF16 training step as a
+// computation check, then a continuous run, a first half that saves a checkpoint, and a new
+// process that resumes from it, compared against the lock's `expect.resume` tolerances.
+#pragma once
+
+#include "util/result.hpp"
+#include "verify/check.hpp"
+#include "verify/resume/tolerance.hpp"
+#include "verify/run_context.hpp"
+
+#include <filesystem>
+#include <vector>
+
+namespace envlock::verify {
+
+// What every resume run shares: the work folder, the token file, the plan and tolerances.
+struct ResumeWork {
+  std::filesystem::path dir;
+  std::filesystem::path data; // the indexed dataset prefix
+  ResumeTolerance tolerance;
+};
+
+// Runs the check. Results: resume.compute, resume.runs, resume.loss, resume.lr, resume.params
+// (the bundled trainer) or resume.runs, resume.loss, resume.lr (--train-cmd). Errors: bad options
+// or `expect.resume` (exit 2); no Python, no PyTorch or no GPU (exit 3, "resume check: ...").
+// Skipped in offline mode.
+Result<std::vector<CheckResult>> run_resume_check(const RunContext& context);
+
+// --train-cmd: the user's command three times (continuous, first, resumed), its losses read from
+// its output with --loss-pattern.
+Result<std::vector<CheckResult>> run_train_cmd_check(const ResumeOptions& options,
+                                                     const ResumeWork& work);
+
+} // namespace envlock::verify

@@ -1,0 +1,134 @@
+#include "../testutil.hpp"
+#include "diff/commit_log.hpp"
+#include "diff/diff_render.hpp"
+#include "diff/lock_diff.hpp"
+#include "util/fs.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace envlock;
+
+namespace {
+
+lock::Lock read(const std::string& name) {
+  auto l = lock::read_lock(test::data_path("diff/" + name));
+  REQUIRE_MESSAGE(l.has_value(), l.error().message);
+  return *l;
+}
+
+diff::LockDiff megatron_diff() {
+  const lock::Lock a = read("old.lock.json");
+  const lock::Lock b = read("new.lock.json");
+  diff::LockDiff d = diff::diff_locks(a, b);
+  diff::add_commit_logs(d, a, b, {}); // as the command does: no clone, so "unavailable"
+  d.old_label = "old.lock.json";
+  d.new_label = "new.lock.json";
+  return d;
+}
+
+std::string golden(const std::string& name) {
+  auto text = util::read_file(test::data_path("diff/" + name));
+  REQUIRE_MESSAGE(text.has_value(), text.error().message);
+  return *text;
+}
+
+const diff::PackageChange* find_package(const diff::LockDiff& d, const std::string& name) {
+  for (const auto& p : d.packages) {
+    if (p.name == name) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+TEST_SUITE("report.lock_diff") {
+  TEST_CASE("a lock compared with itself has no changes") {
+    const lock::Lock l = read("old.lock.json");
+    const diff::LockDiff d = diff::diff_locks(l, l);
+    CHECK(d.empty());
+    CHECK(d.core_warnings.empty());
+  }
+
+  TEST_CASE("core_v0.18.2 -> core_v0.19.0: packages in ML terms") {
+    const diff::LockDiff d = megatron_diff();
+    const auto n = diff::package_counts(d);
+    CHECK(n.at("added") == 3);
+    CHECK(n.at("removed") == 0);
+    CHECK(n.at("downgraded") == 3);
+    CHECK(n.at("changed") == 2);
+    const auto* te = find_package(d, "transformer-engine");
+    REQUIRE(te != nullptr);
+    CHECK(te->kind == diff::PackageChangeKind::upgraded);
+    CHECK(te->old_version == "2.16.0+b9d690e0");
+    CHECK(te->new_version == "2.17.1+4329ff84");
+    const auto* urllib3 = find_package(d, "urllib3");
+    REQUIRE(urllib3 != nullptr);
+    CHECK(urllib3->major);
+    const auto* quack = find_package(d, "quack-kernels");
+    REQUIRE(quack != nullptr);
+    CHECK(quack->kind == diff::PackageChangeKind::downgraded);
+    CHECK(find_package(d, "torch") == nullptr);
+    CHECK(d.core_warnings.empty());
+  }
+
+  TEST_CASE("core_v0.18.2 -> core_v0.19.0: base image, expectations, commit") {
+    const diff::LockDiff d = megatron_diff();
+    REQUIRE(!d.sections.empty());
+    CHECK(d.sections[0].id == "base_image");
+    CHECK(d.sections[0].changes[1] ==
+          diff::FieldChange{"tag", std::string("26.04-py3"), std::string("26.06-py3")});
+    bool commit = false;
+    for (const auto& s : d.sections) {
+      for (const auto& c : s.changes) {
+        commit = commit || (c.field == "megatron.commit" &&
+                            c.new_value == "5be9626709af2722333bf54797c954c09edeada3");
+      }
+    }
+    CHECK(commit);
+  }
+
+  TEST_CASE("installing torch over the base image is flagged") {
+    const lock::Lock a = read("old.lock.json");
+    lock::Lock b = a;
+    b.python.uv_lock.packages.push_back({"nvidia-nccl-cu13", "2.31.1", "registry", "x"});
+    for (auto& p : b.python.uv_lock.packages) {
+      if (p.name == "torch") {
+        p.version = "2.14.0";
+      }
+    }
+    const diff::LockDiff d = diff::diff_locks(a, b);
+    REQUIRE(d.core_warnings.size() == 2);
+    CHECK(d.core_warnings[0] == "nvidia-nccl-cu13 2.31.1 (added) replaces the base image's NCCL: "
+                                "check it against the image's tested combination");
+    CHECK(d.core_warnings[1] == "torch 2.14.0 (upgraded) replaces the base image's PyTorch: check "
+                                "it against the image's tested combination");
+  }
+
+  TEST_CASE("a source change is reported even at the same version") {
+    const lock::Lock a = read("old.lock.json");
+    lock::Lock b = a;
+    for (auto& p : b.python.uv_lock.packages) {
+      if (p.name == "numpy") {
+        p.source_kind = "git";
+        p.source_location = "https://git.example.invalid/numpy#abc";
+      }
+    }
+    const diff::LockDiff d = diff::diff_locks(a, b);
+    REQUIRE(d.packages.size() == 1);
+    CHECK(d.packages[0].kind == diff::PackageChangeKind::changed);
+    CHECK(d.packages[0].new_source == "git https://git.example.invalid/numpy#abc");
+  }
+
+  TEST_CASE("golden: text, markdown and json") {
+    const diff::LockDiff d = megatron_diff();
+    CHECK(diff::render_diff_text(d) == golden("megatron.txt"));
+    const auto md = diff::render_diff_markdown(d);
+    REQUIRE(md.has_value());
+    CHECK(*md == golden("megatron.md"));
+    const auto json = diff::render_diff(d, diff::DiffFormat::json);
+    REQUIRE(json.has_value());
+    CHECK(*json == golden("megatron.json"));
+  }
+}

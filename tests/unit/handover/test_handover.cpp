@@ -1,0 +1,103 @@
+#include "../testutil.hpp"
+#include "handover/handover.hpp"
+#include "handover/render.hpp"
+#include "util/fs.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace envlock;
+
+namespace {
+
+std::filesystem::path full(const std::string& name) {
+  return test::data_path("handover/full/" + name);
+}
+
+handover::RecordPaths full_paths() {
+  handover::RecordPaths p;
+  p.lock = full("envlock.lock.json");
+  p.provenance = full("provenance.json");
+  p.build_result = full("build-result.json");
+  p.squashfs_result = full("squashfs-result.json");
+  p.node = full("node.json");
+  p.reports_dir = full("reports");
+  p.previous_lock = full("previous.lock.json");
+  return p;
+}
+
+handover::RecordPaths partial_paths() {
+  handover::RecordPaths p;
+  p.lock = full("envlock.lock.json");
+  p.squashfs_result = full("squashfs-result.json");
+  return p;
+}
+
+std::string render(const handover::RecordPaths& paths, handover::HandoverFormat format) {
+  const auto records = handover::read_records(paths);
+  REQUIRE_MESSAGE(records.has_value(), records.error().message);
+  const auto text = handover::render_handover(handover::build_handover(*records), *records, format);
+  REQUIRE_MESSAGE(text.has_value(), text.error().message);
+  return *text;
+}
+
+std::string golden(const std::string& name) {
+  const auto text = util::read_file(test::data_path("handover/" + name));
+  REQUIRE_MESSAGE(text.has_value(), text.error().message);
+  return *text;
+}
+
+const handover::HandoverItem* item(const handover::Handover& h, const std::string& label) {
+  for (const auto& row : h.rows) {
+    for (const auto& i : row.items) {
+      if (i.label == label) {
+        return &i;
+      }
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+TEST_SUITE("report.handover") {
+  TEST_CASE("seven rows, each value with its source") {
+    const auto records = handover::read_records(full_paths());
+    REQUIRE(records.has_value());
+    const handover::Handover h = handover::build_handover(*records);
+    REQUIRE(h.rows.size() == 7);
+    CHECK(h.rows[0].title == "Hardware, firmware, operating-system, kernel and driver versions");
+    CHECK(h.rows[6].title == "Previous environment and checkpoint-compatibility records");
+    const auto* digest = item(h, "Base image digest");
+    REQUIRE(digest != nullptr);
+    std::string sixc;
+    for (int i = 0; i < 32; ++i) {
+      sixc += "6c";
+    }
+    CHECK(digest->value == "sha256:" + sixc);
+    CHECK(digest->source == "envlock.lock.json: base_image.digest");
+    const auto* nvlsm = item(h, "NVLink Subnet Manager");
+    REQUIRE(nvlsm != nullptr);
+    CHECK_FALSE(nvlsm->value.has_value());
+    const auto* resume = item(h, "Checkpoint compatibility (resume.step50)");
+    REQUIRE(resume != nullptr);
+    CHECK(resume->value == "pass");
+    CHECK(resume->source == "node1.json: checks[1].outcome");
+  }
+
+  TEST_CASE("unknown output extensions are refused") {
+    const auto f = handover::handover_format_for("handover.txt");
+    REQUIRE_FALSE(f.has_value());
+    CHECK(f.error().message == "handover.txt: unknown extension '.txt'; use .md, .html or .json");
+  }
+
+  TEST_CASE("golden: full set of records") {
+    CHECK(render(full_paths(), handover::HandoverFormat::markdown) == golden("full.md"));
+    CHECK(render(full_paths(), handover::HandoverFormat::html) == golden("full.html"));
+    CHECK(render(full_paths(), handover::HandoverFormat::json) == golden("full.json"));
+  }
+
+  TEST_CASE("golden: partial records show what is missing") {
+    CHECK(render(partial_paths(), handover::HandoverFormat::markdown) == golden("partial.md"));
+    CHECK(render(partial_paths(), handover::HandoverFormat::json) == golden("partial.json"));
+  }
+}

@@ -1,0 +1,191 @@
+#include "../git/git_fixture.hpp"
+#include "../testutil.hpp"
+#include "resolve/drift.hpp"
+#include "resolve/resolve.hpp"
+#include "util/sha256.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace envlock;
+
+namespace {
+
+const std::string k_index = "sha256:" + std::string(64, '1');
+const std::string k_amd64 = "sha256:" + std::string(64, '2');
+const std::string k_moved = "sha256:" + std::string(64, '3');
+
+// A project beside a git repository: envlock.yaml's fields, uv.lock and pyproject.toml.
+struct Project {
+  test::GitFixture git;
+  std::filesystem::path dir = git.dir.path();
+  manifest::Manifest manifest;
+
+  Project() {
+    test::write_text(dir / "py/uv.lock", "version = 1\nrevision = 2\nrequires-python = \">=3.12\"\n"
+                                         "\n[[package]]\nname = \"b\"\nversion = \"1\"\n"
+                                         "source = { editable = \".\" }\n");
+    test::write_text(dir / "py/pyproject.toml", "[project]\nname = \"b\"\n");
+    test::write_text(dir / "envlock.yaml", "envlock: 1\n");
+    manifest.path = dir / "envlock.yaml";
+    manifest.dir = dir;
+    manifest.sha256 = util::sha256_hex("envlock: 1\n");
+    manifest.image = {"train", "v1", "registry.example.invalid/ml/train"};
+    manifest.base.image = "registry.example.invalid/nvidia/pytorch:26.06-py3";
+    manifest.sources["megatron"] = {"repo", "v2"};
+    manifest.python.project = "py";
+    manifest.python.uv = {"0.7.2", std::string(64, 'c')};
+    manifest.python.sync_args = {"--extra", "dev"};
+    manifest.build.args = {{"NCCL_VERSION", "2.30.7"}};
+    manifest.expect.cuda = "13.3";
+    manifest.enroot.source_date_epoch = 1700000000;
+  }
+};
+
+// The registry's answers for these tests: the tag points at k_index, or at `tag_digest`.
+resolve::ImageResolver registry_answers(std::string tag_digest = k_index) {
+  return [tag_digest](const oci::ImageRef& image, std::string_view) -> Result<oci::Resolved> {
+    const std::string digest = image.digest.empty() ? tag_digest : image.digest;
+    return oci::Resolved{digest, oci::media_type::oci_index, k_amd64, "{}"};
+  };
+}
+
+} // namespace
+
+TEST_SUITE("lock") {
+
+  TEST_CASE("resolve_lock fills every field, relative paths only") {
+    const Project p;
+    const auto lock =
+        resolve::resolve_lock(p.manifest, p.dir / "envlock.lock.json", registry_answers());
+    REQUIRE(lock.has_value());
+    CHECK(lock->manifest_path == "envlock.yaml");
+    CHECK(lock->manifest_sha256 == p.manifest.sha256);
+    CHECK(lock->base_image == lock::ImagePin{"registry.example.invalid/nvidia/pytorch:26.06-py3",
+                                             "registry.example.invalid/nvidia/pytorch", "26.06-py3",
+                                             k_index, oci::media_type::oci_index, "linux/amd64",
+                                             k_amd64});
+    CHECK(lock->sources.at("megatron") == lock::GitPin{"repo", "v2", p.git.c2});
+    CHECK(lock->python.project == "py");
+    CHECK(lock->python.uv_lock.path == "py/uv.lock");
+    CHECK(lock->python.uv_lock.sha256 == util::sha256_file_hex(p.dir / "py/uv.lock").value());
+    CHECK(lock->python.pyproject_sha256 ==
+          util::sha256_file_hex(p.dir / "py/pyproject.toml").value());
+    CHECK(lock->python.uv_lock.revision == 2);
+    REQUIRE(lock->python.uv_lock.packages.size() == 1);
+    CHECK(lock->python.sync_args == std::vector<std::string>{"--extra", "dev"});
+    CHECK(lock->build_args.at("NCCL_VERSION") == "2.30.7");
+    CHECK(lock->expect.cuda == "13.3");
+    CHECK(lock->enroot.source_date_epoch == 1700000000);
+    const std::string json = lock::to_json(*lock).dump();
+    CHECK(json.find(p.dir.string()) == std::string::npos);
+  }
+
+  TEST_CASE("the manifest path is relative to the lock's folder") {
+    const Project p;
+    const auto lock =
+        resolve::resolve_lock(p.manifest, p.dir / "locks/envlock.lock.json", registry_answers());
+    REQUIRE(lock.has_value());
+    CHECK(lock->manifest_path == "../envlock.yaml");
+  }
+
+  TEST_CASE("tag@digest: the registry must agree") {
+    Project p;
+    p.manifest.base.image = "registry.example.invalid/nvidia/pytorch:26.06-py3@" + k_index;
+    CHECK(resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers()).has_value());
+    const auto wrong =
+        resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers(k_moved));
+    REQUIRE_FALSE(wrong.has_value());
+    CHECK(wrong.error().code == ExitCode::failed);
+    CHECK(wrong.error().message == "base.image: the registry says "
+                                   "registry.example.invalid/nvidia/pytorch:26.06-py3 is " +
+                                       k_moved + ", the manifest pins " + k_index);
+  }
+
+  TEST_CASE("a ref that does not exist names the source") {
+    Project p;
+    p.manifest.sources["megatron"].ref = "core_v9";
+    const auto lock = resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers());
+    REQUIRE_FALSE(lock.has_value());
+    CHECK(lock.error().code == ExitCode::usage);
+    CHECK(lock.error().message == "sources.megatron: ref 'core_v9' not found in repo");
+  }
+
+  TEST_CASE("a missing uv.lock is an input error naming it") {
+    Project p;
+    p.manifest.python.project = "elsewhere";
+    const auto lock = resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers());
+    REQUIRE_FALSE(lock.has_value());
+    CHECK(lock.error().message == "python.project: cannot read elsewhere/uv.lock");
+  }
+
+  TEST_CASE("drift: none, then each changed field on its own line") {
+    Project p;
+    const auto path = p.dir / "envlock.lock.json";
+    const auto lock = resolve::resolve_lock(p.manifest, path, registry_answers());
+    REQUIRE(lock.has_value());
+    const auto none =
+        resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
+    REQUIRE(none.has_value());
+    CHECK(none->empty());
+
+    p.manifest.expect.cuda = "13.4";
+    p.manifest.python.sync_args.clear();
+    p.manifest.sources["extra"] = {"repo", "main"};
+    const std::string old_uv = lock->python.uv_lock.sha256;
+    test::write_text(p.dir / "py/uv.lock", "version = 1\n");
+    const std::string new_uv = util::sha256_hex("version = 1\n");
+    const auto drift =
+        resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
+    REQUIRE(drift.has_value());
+    CHECK(*drift ==
+          std::vector<std::string>{
+              "drift: expect.cuda: lock has \"13.3\", manifest has \"13.4\"",
+              "drift: python.sync_args: lock has [\"--extra\",\"dev\"], manifest has []",
+              "drift: python.uv_lock.sha256: lock has " + old_uv + ", py/uv.lock is now " + new_uv,
+              "drift: sources.extra: lock has nothing, manifest has "
+              "{\"git\":\"repo\",\"ref\":\"main\"}"});
+  }
+
+  TEST_CASE("drift: the lock's uv.lock table edited while the file stayed the same") {
+    const Project p;
+    const auto path = p.dir / "envlock.lock.json";
+    auto lock = resolve::resolve_lock(p.manifest, path, registry_answers());
+    REQUIRE(lock.has_value());
+    lock->python.uv_lock.packages.at(0).version = "2";
+    lock->python.uv_lock.packages.push_back({"torch", "2.11.0", "registry", ""});
+    lock->python.uv_lock.revision = 3;
+    const auto drift =
+        resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
+    REQUIRE(drift.has_value());
+    CHECK(*drift == std::vector<std::string>{
+                        "drift: python.uv_lock.revision: lock has 3, uv.lock has 2",
+                        "drift: python.uv_lock.packages.b: lock has \"2\" (editable .), uv.lock "
+                        "has \"1\" (editable .)",
+                        "drift: python.uv_lock.packages.torch: lock has \"2.11.0\" (registry), "
+                        "uv.lock has nothing"});
+  }
+
+  TEST_CASE("drift with refresh: a moved tag and a moved branch") {
+    Project p;
+    p.manifest.sources["megatron"].ref = "release";
+    const auto path = p.dir / "envlock.lock.json";
+    auto lock = resolve::resolve_lock(p.manifest, path, registry_answers());
+    REQUIRE(lock.has_value());
+    const auto same = resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::remote_refs,
+                                          registry_answers());
+    REQUIRE(same.has_value());
+    CHECK(same->empty());
+    lock->sources["megatron"].commit = p.git.c1;
+    const auto moved = resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::remote_refs,
+                                           registry_answers(k_moved));
+    REQUIRE(moved.has_value());
+    CHECK(
+        *moved ==
+        std::vector<std::string>{
+            "drift: base_image.digest: registry.example.invalid/nvidia/pytorch:26.06-py3 "
+            "moved from " +
+                k_index + " to " + k_moved,
+            "drift: sources.megatron.commit: release moved from " + p.git.c1 + " to " + p.git.c2});
+  }
+
+} // TEST_SUITE
