@@ -151,7 +151,7 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   command.source_date_epoch = lock.enroot.source_date_epoch;
   command.isolation = request.isolation;
   // Every registry the build talks to: the target, the base image and the recipe's images.
-  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, request.context.lock_path.string()));
+  const auto& recipe = lock.recipe;
   std::vector<std::string> hosts{image_host(lock.image.repository),
                                  image_host(lock.base_image.name)};
   if (recipe) {

@@ -50,16 +50,15 @@ Status add_python(const lock::Lock& lock, const fs::path& dir, const ContextLayo
   return {};
 }
 
-// The files of build.context, as the lock recorded them: [{"path": ..., "sha256": ...}].
+// The files of build.context, as the lock recorded them (path and sha256).
 Status add_listed_files(const lock::Lock& lock, const fs::path& dir, const ContextLayout& layout,
                         std::vector<ContextEntry>& out) {
-  const auto it = lock.extra.find("context");
-  if (it == lock.extra.end()) {
+  if (!lock.context) {
     return {};
   }
-  for (const auto& item : *it) {
-    const std::string path = item.value("path", "");
-    ENVLOCK_TRY_ASSIGN(std::string data, locked_file(dir, path, item.value("sha256", "")));
+  for (const auto& item : *lock.context) {
+    const std::string& path = item.path;
+    ENVLOCK_TRY_ASSIGN(std::string data, locked_file(dir, path, item.sha256));
     std::error_code ec;
     const auto perms = fs::status(dir / path, ec).permissions();
     const bool executable = !ec && (perms & fs::perms::owner_exec) != fs::perms::none;
@@ -139,7 +138,7 @@ Result<ContextPlan> plan_context(const lock::Lock& lock, const fs::path& lock_pa
                        ": sources.megatron: missing; the build context needs Megatron-LM");
   }
   const fs::path dir = manifest_dir(lock, lock_path);
-  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, lock_path.string()));
+  const auto& recipe = lock.recipe;
   const ContextLayout layout =
       context_layout(recipe ? RecipeKind::upstream : RecipeKind::template_file);
   ContextPlan plan;

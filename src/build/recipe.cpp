@@ -15,10 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-bool is_text(const json& object, const char* key) {
-  return object.contains(key) && object.at(key).is_string();
-}
-
 // The image reference a FROM line is pinned to: NAME@DIGEST (a tag is dropped; the digest wins).
 std::string pinned_name(const RecipeImage& image) {
   const auto ref = oci::parse_image_ref(image.image);
@@ -26,56 +22,6 @@ std::string pinned_name(const RecipeImage& image) {
 }
 
 } // namespace
-
-json recipe_to_json(const Recipe& recipe) {
-  json images = json::array();
-  for (const auto& image : recipe.images) {
-    images.push_back({{"line", image.line},
-                      {"from", image.written},
-                      {"image", image.image},
-                      {"digest", image.digest},
-                      {"platform_digest", image.platform_digest}});
-  }
-  return {{"upstream", recipe.upstream},
-          {"path", recipe.path},
-          {"target", recipe.target},
-          {"sha256", recipe.sha256},
-          {"images", std::move(images)}};
-}
-
-Result<std::optional<Recipe>> lock_recipe(const lock::Lock& lock, std::string_view origin) {
-  const auto it = lock.extra.find("recipe");
-  if (it == lock.extra.end() || it->is_null() || it->is_string()) {
-    return std::optional<Recipe>();
-  }
-  const auto malformed = [&](const std::string& what) {
-    return input_error(std::string(origin) + ": recipe: " + what);
-  };
-  const json& value = *it;
-  if (!value.is_object()) {
-    return malformed("expected an object");
-  }
-  for (const char* key : {"upstream", "path", "target", "sha256"}) {
-    if (!is_text(value, key)) {
-      return malformed(std::string(key) + ": expected a string");
-    }
-  }
-  Recipe recipe{value.at("upstream"), value.at("path"), value.at("target"), value.at("sha256"), {}};
-  if (!value.contains("images") || !value.at("images").is_array()) {
-    return malformed("images: expected a list");
-  }
-  for (const auto& item : value.at("images")) {
-    if (!item.is_object() || !item.contains("line") || !item.at("line").is_number_integer() ||
-        !is_text(item, "from") || !is_text(item, "image") || !is_text(item, "digest") ||
-        !is_text(item, "platform_digest")) {
-      return malformed("images: each needs line, from, image, digest and platform_digest");
-    }
-    recipe.images.push_back(RecipeImage{item.at("line").get<int>(), item.at("from"),
-                                        item.at("image"), item.at("digest"),
-                                        item.at("platform_digest")});
-  }
-  return std::optional<Recipe>(std::move(recipe));
-}
 
 Result<std::vector<RecipeImage>> recipe_images(std::string_view text, const Recipe& recipe,
                                                const BuildArgs& args) {

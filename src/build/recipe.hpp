@@ -21,30 +21,8 @@ namespace envlock::build {
 // The one upstream a recipe may come from: sources.megatron.
 inline constexpr std::string_view k_recipe_upstream = "megatron";
 
-struct RecipeImage {
-  int line = 0;        // the FROM's first line in the recipe
-  std::string written; // the image as the FROM writes it: "${FROM_IMAGE_NAME}"
-  std::string image;   // with the build arguments applied: "nvcr.io/nvidia/pytorch:26.06-py3"
-  std::string digest;  // what the registry resolved it to (index or manifest)
-  std::string platform_digest; // the platform's manifest, when `digest` is an index
-  bool operator==(const RecipeImage&) const = default;
-};
-
-struct Recipe {
-  std::string upstream;            // "megatron"
-  std::string path;                // in the repository, e.g. "docker/Dockerfile.ci.dev"
-  std::string target;              // the stage the final stage builds on
-  std::string sha256;              // of the recipe's bytes at the locked commit
-  std::vector<RecipeImage> images; // one per FROM that names an image, in order
-  bool operator==(const Recipe&) const = default;
-};
-
-// The lock's "recipe" value.
-nlohmann::json recipe_to_json(const Recipe& recipe);
-
-// The lock's upstream recipe, or std::nullopt when it builds from the template. Fails (exit 2)
-// with "ORIGIN: recipe: ..." when the lock's value is malformed.
-Result<std::optional<Recipe>> lock_recipe(const lock::Lock& lock, std::string_view origin);
+using RecipeImage = lock::RecipeImage;
+using Recipe = lock::Recipe;
 
 // The images the recipe `text` names (every FROM that is not an earlier stage or scratch), its
 // global ARGs overridden by `args` (the manifest's build.args, as --build-arg does), without

@@ -59,7 +59,7 @@ Result<std::string> render_dockerfile(const lock::Lock& lock, const std::string&
                                       const Template& tmpl, Verifier verifier,
                                       const std::optional<std::string>& recipe_text) {
   ENVLOCK_TRY_ASSIGN(nlohmann::json context, template_context(lock, origin, verifier));
-  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, origin));
+  const auto& recipe = lock.recipe;
   if (recipe) {
     if (!recipe_text) {
       return input_error(origin + ": the upstream recipe's text is needed to render it");
@@ -75,7 +75,7 @@ Result<std::string> render_dockerfile(const lock::Lock& lock, const std::string&
 Result<std::string> render_lock(const lock::Lock& lock, const fs::path& lock_path,
                                 const RenderRequest& request) {
   const std::string origin = lock_path.string();
-  ENVLOCK_TRY_ASSIGN(const auto recipe, lock_recipe(lock, origin));
+  const auto& recipe = lock.recipe;
   std::optional<std::string> recipe_text;
   if (recipe) {
     const auto pin = lock.sources.find(std::string(k_recipe_upstream));

@@ -93,7 +93,7 @@ Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& o,
   } else {
     script.verifier = fs::absolute(o.verifier).lexically_normal();
   }
-  if (!o.no_host_checks && lock.expect.host.is_object() && !lock.expect.host.empty()) {
+  if (!o.no_host_checks && !lock.expect.host.empty()) {
     ENVLOCK_TRY_ASSIGN(script.host_checker, this_executable());
   }
   const bool sqsh = o.image.rfind("docker://", 0) != 0;

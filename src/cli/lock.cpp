@@ -67,7 +67,7 @@ Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions
   for (const auto& [name, pin] : result.sources) {
     std::cout << "  source " << name << " " << pin.ref << " @ " << pin.commit.substr(0, 12) << "\n";
   }
-  ENVLOCK_TRY_ASSIGN(const auto recipe, build::lock_recipe(result, path.string()));
+  const auto& recipe = result.recipe;
   if (recipe) {
     std::cout << "  recipe " << recipe->path << " (target " << recipe->target
               << "): " << recipe->images.size()
@@ -75,7 +75,7 @@ Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions
     const auto& base = result.base_image;
     const bool named =
         std::any_of(recipe->images.begin(), recipe->images.end(),
-                    [&](const build::RecipeImage& i) { return i.digest == base.digest; });
+                    [&](const lock::RecipeImage& i) { return i.digest == base.digest; });
     if (!named) {
       std::cerr << "envlock: warning: base.image (" << base.reference
                 << ") is none of the images the recipe's FROM lines name; labels and provenance "

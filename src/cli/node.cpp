@@ -50,7 +50,7 @@ Result<ExitCode> run_node(const NodeOptions& o) {
   std::vector<verify::CheckResult> checks;
   if (o.check) {
     ENVLOCK_TRY_ASSIGN(const lock::Lock l, lock::read_lock(o.lock_path));
-    if (!l.expect.host.is_object() || l.expect.host.empty()) {
+    if (l.expect.host.empty()) {
       return input_error(o.lock_path + ": expect.host: empty; nothing to check");
     }
     checks = node::check_host(facts, l.expect.host);

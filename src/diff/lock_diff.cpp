@@ -209,8 +209,10 @@ void diff_expect(std::vector<Section>& out, const lock::Expect& a, const lock::E
   s.field("gpus.model", a.gpus.model, b.gpus.model);
   diff_maps(s, flattened(json(a.nccl_busbw_gbps), "nccl_busbw_gbps"),
             flattened(json(b.nccl_busbw_gbps), "nccl_busbw_gbps"));
-  diff_maps(s, flattened(a.host, "host"), flattened(b.host, "host"));
-  diff_maps(s, flattened(a.resume, "resume"), flattened(b.resume, "resume"));
+  diff_maps(s, flattened(lock::host_expect_to_json(a.host), "host"),
+            flattened(lock::host_expect_to_json(b.host), "host"));
+  diff_maps(s, flattened(lock::resume_expect_to_json(a.resume), "resume"),
+            flattened(lock::resume_expect_to_json(b.resume), "resume"));
   s.append_to(out);
 }
 
@@ -247,9 +249,31 @@ void diff_python(std::vector<Section>& out, const lock::Python& a, const lock::P
   s.append_to(out);
 }
 
-json extra_without_recipe(const json& extra) {
-  json out = extra.is_object() ? extra : json::object();
-  out.erase("recipe");
+// The upstream recipe as fields a reviewer reads: where it comes from, its sha256, and each image
+// its FROM lines name, by the text the FROM writes ("recipe.images[${FROM_IMAGE_NAME}]":
+// NAME@DIGEST).
+std::map<std::string, std::string> recipe_fields(const lock::Lock& l) {
+  std::map<std::string, std::string> out;
+  if (!l.recipe) {
+    return out;
+  }
+  const lock::Recipe& r = *l.recipe;
+  out = {{"recipe.upstream", r.upstream},
+         {"recipe.path", r.path},
+         {"recipe.target", r.target},
+         {"recipe.sha256", r.sha256}};
+  for (const auto& image : r.images) {
+    out["recipe.images[" + image.written + "]"] = image.image + "@" + image.digest;
+  }
+  return out;
+}
+
+// The lock's build.context files as the lock writes them, under "context".
+json context_json(const lock::Lock& l) {
+  json out = json::object();
+  if (l.context) {
+    out["context"] = lock::to_json(l).at("context");
+  }
   return out;
 }
 
@@ -274,8 +298,7 @@ LockDiff diff_locks(const lock::Lock& a, const lock::Lock& b) {
   args.append_to(d.sections);
 
   SectionBuilder recipe("recipe", "Build recipe");
-  diff_maps(recipe, flattened(a.extra.value("recipe", json()), "recipe"),
-            flattened(b.extra.value("recipe", json()), "recipe"));
+  diff_maps(recipe, recipe_fields(a), recipe_fields(b));
   recipe.append_to(d.sections);
 
   SectionBuilder enroot("enroot", "Enroot options");
@@ -290,8 +313,7 @@ LockDiff diff_locks(const lock::Lock& a, const lock::Lock& b) {
   image.field("image.repository", a.image.repository, b.image.repository);
   image.field("manifest.path", a.manifest_path, b.manifest_path);
   image.field("manifest.sha256", a.manifest_sha256, b.manifest_sha256);
-  diff_maps(image, flattened(extra_without_recipe(a.extra), ""),
-            flattened(extra_without_recipe(b.extra), ""));
+  diff_maps(image, flattened(context_json(a), ""), flattened(context_json(b), ""));
   image.append_to(d.sections);
 
   d.packages = diff_packages(a.python.uv_lock.packages, b.python.uv_lock.packages);

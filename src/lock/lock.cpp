@@ -2,6 +2,7 @@
 
 #include "util/json.hpp"
 #include "util/sha256.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <set>
@@ -22,7 +23,8 @@ json image_pin_json(const ImagePin& p) {
           {"platform_digest", p.platform_digest}};
 }
 
-// Reads fields of one JSON object and remembers the first error, naming the field's path.
+// Reads the fields of one JSON object and remembers the first error, naming the field's path.
+// finish() refuses the keys nobody asked for ("unknown key 'digets'; did you mean 'digest'?").
 class Reader {
 public:
   Reader(const json& obj, std::string origin, std::string path)
@@ -74,6 +76,9 @@ public:
     return v;
   }
 
+  // Any value; null when absent.
+  const json* any(const char* key) { return find(key, false); }
+
   Reader sub(const char* key, bool required = true) {
     const json* v = object(key, required);
     static const json k_empty = json::object();
@@ -82,10 +87,27 @@ public:
     return r;
   }
 
-  // Adopt the first error of a sub-reader.
-  void merge(const Reader& other) {
+  // Adopt the first error of a sub-reader, after its unknown keys are checked.
+  void merge(Reader& other) {
+    other.finish();
     if (!m_error && other.m_error) {
       m_error = other.m_error;
+    }
+  }
+
+  // The keys of this object that no field read asked for are errors.
+  void finish() {
+    if (!m_obj.is_object()) {
+      return;
+    }
+    for (const auto& [key, value] : m_obj.items()) {
+      if (m_seen.count(key) == 0) {
+        std::string what = "unknown key '" + key + "'";
+        if (const auto close = util::closest_match(key, {m_seen.begin(), m_seen.end()})) {
+          what += "; did you mean '" + *close + "'?";
+        }
+        fail(m_path.empty() ? std::string("the lock") : m_path, what);
+      }
     }
   }
 
@@ -96,12 +118,14 @@ public:
   }
 
   [[nodiscard]] const std::optional<Error>& error() const { return m_error; }
+  [[nodiscard]] const std::string& origin() const { return m_origin; }
   [[nodiscard]] std::string join(const std::string& key) const {
     return m_path.empty() ? key : m_path + "." + key;
   }
 
 private:
   const json* find(const char* key, bool required) {
+    m_seen.insert(key);
     if (!m_obj.is_object()) {
       return nullptr;
     }
@@ -118,6 +142,7 @@ private:
   const json& m_obj;
   std::string m_origin;
   std::string m_path;
+  std::set<std::string> m_seen;
   std::optional<Error> m_error;
 };
 
@@ -149,17 +174,208 @@ std::map<std::string, std::string> read_string_map(Reader& parent, const char* k
   return out;
 }
 
-const std::set<std::string>& known_top_level() {
-  static const std::set<std::string> keys = {"schema",     "manifest", "image",
-                                             "base_image", "sources",  "python",
-                                             "build_args", "expect",   "enroot"};
-  return keys;
+json number_json(const DeclaredNumber& n) {
+  return n.integer ? json(static_cast<std::int64_t>(n.value)) : json(n.value);
+}
+
+// The lock's "recipe" object, checked as render, context, build and lock --check read it.
+std::optional<Recipe> read_recipe(const json& value, Reader& top) {
+  const auto malformed = [&](const std::string& what) {
+    top.fail("recipe", what);
+    return std::optional<Recipe>();
+  };
+  if (!value.is_object()) {
+    return malformed("expected an object");
+  }
+  for (const char* key : {"upstream", "path", "target", "sha256"}) {
+    if (!value.contains(key) || !value.at(key).is_string()) {
+      return malformed(std::string(key) + ": expected a string");
+    }
+  }
+  Recipe recipe{value.at("upstream"), value.at("path"), value.at("target"), value.at("sha256"), {}};
+  if (!value.contains("images") || !value.at("images").is_array()) {
+    return malformed("images: expected a list");
+  }
+  const auto is_text = [](const json& object, const char* key) {
+    return object.contains(key) && object.at(key).is_string();
+  };
+  for (const auto& item : value.at("images")) {
+    if (!item.is_object() || !item.contains("line") || !item.at("line").is_number_integer() ||
+        !is_text(item, "from") || !is_text(item, "image") || !is_text(item, "digest") ||
+        !is_text(item, "platform_digest")) {
+      return malformed("images: each needs line, from, image, digest and platform_digest");
+    }
+    recipe.images.push_back(RecipeImage{item.at("line").get<int>(), item.at("from"),
+                                        item.at("image"), item.at("digest"),
+                                        item.at("platform_digest")});
+  }
+  return recipe;
+}
+
+std::optional<std::vector<ContextFile>> read_context(const json& value, Reader& top) {
+  std::vector<ContextFile> files;
+  if (!value.is_array()) {
+    top.fail("context", "must be an array");
+    return std::nullopt;
+  }
+  for (const auto& item : value) {
+    if (!item.is_object() || !item.contains("path") || !item.at("path").is_string() ||
+        !item.contains("sha256") || !item.at("sha256").is_string() || item.size() != 2) {
+      top.fail("context", "each entry needs exactly path and sha256 (strings)");
+      return std::nullopt;
+    }
+    files.push_back(ContextFile{item.at("path"), item.at("sha256")});
+  }
+  return files;
+}
+
+Result<double> read_tolerance(const json& value, const std::string& key) {
+  if (!value.is_number() || value.get<double>() < 0) {
+    return input_error("expect.resume." + key + ": expected a number >= 0");
+  }
+  return value.get<double>();
+}
+
+Result<std::int64_t> read_step(const json& value, const std::string& key) {
+  if (!value.is_number_integer() || value.get<std::int64_t>() < 1) {
+    return input_error("expect.resume." + key + ": expected an integer >= 1");
+  }
+  return value.get<std::int64_t>();
 }
 
 } // namespace
 
+Result<HostExpect> read_host_expect(const json& value) {
+  HostExpect out;
+  if (value.is_null()) {
+    return out;
+  }
+  if (!value.is_object()) {
+    return input_error("expect.host: expected a mapping");
+  }
+  const auto entry_of = [](const json& item) {
+    return item.is_string() ? HostExpectation::Entry{item.get<std::string>(), false}
+                            : HostExpectation::Entry{item.dump(), true};
+  };
+  for (const auto& [key, item] : value.items()) {
+    HostExpectation e;
+    if (item.is_string() || item.is_number()) {
+      e.entries = {entry_of(item)};
+    } else if (item.is_array() && !item.empty()) {
+      e.list = true;
+      for (const auto& entry : item) {
+        if (!entry.is_string() && !entry.is_number()) {
+          return input_error("expect.host." + key + ": each entry must be a string or a number");
+        }
+        e.entries.push_back(entry_of(entry));
+      }
+    } else {
+      return input_error("expect.host." + key +
+                         ": must be a string, a number or a non-empty list of them");
+    }
+    out[key] = std::move(e);
+  }
+  return out;
+}
+
+json host_expect_to_json(const HostExpect& host) {
+  json out = json::object();
+  for (const auto& [key, e] : host) {
+    json items = json::array();
+    for (const auto& entry : e.entries) {
+      items.push_back(entry.number ? json::parse(entry.text) : json(entry.text));
+    }
+    out[key] = e.list || items.empty() ? items : items.front();
+  }
+  return out;
+}
+
+json resume_expect_to_json(const ResumeExpect& r) {
+  json out = json::object();
+  if (r.steps) {
+    out["steps"] = *r.steps;
+  }
+  if (r.checkpoint_step) {
+    out["checkpoint_step"] = *r.checkpoint_step;
+  }
+  const std::pair<const char*, const std::optional<DeclaredNumber>*> numbers[] = {
+      {"loss_abs", &r.loss_abs},
+      {"loss_rel", &r.loss_rel},
+      {"lr_abs", &r.lr_abs},
+      {"param_abs", &r.param_abs},
+      {"param_rel", &r.param_rel}};
+  for (const auto& [key, number] : numbers) {
+    if (*number) {
+      out[key] = number_json(**number);
+    }
+  }
+  return out;
+}
+
+const std::vector<std::string>& resume_keys() {
+  static const std::vector<std::string> keys = {"steps",  "checkpoint_step", "loss_abs", "loss_rel",
+                                                "lr_abs", "param_abs",       "param_rel"};
+  return keys;
+}
+
+Result<ResumeExpect> read_resume_expect(const json& value) {
+  ResumeExpect out;
+  if (value.is_null()) {
+    return out;
+  }
+  if (!value.is_object()) {
+    return input_error("expect.resume: expected a mapping");
+  }
+  for (const auto& [key, item] : value.items()) {
+    const auto& keys = resume_keys();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      std::string message = "expect.resume: unknown key '" + key + "'";
+      if (auto close = util::closest_match(key, keys)) {
+        message += "; did you mean '" + *close + "'?";
+      }
+      return input_error(message);
+    }
+    if (key == "steps") {
+      ENVLOCK_TRY_ASSIGN(out.steps, read_step(item, key));
+    } else if (key == "checkpoint_step") {
+      ENVLOCK_TRY_ASSIGN(out.checkpoint_step, read_step(item, key));
+    } else {
+      ENVLOCK_TRY_ASSIGN(const double number, read_tolerance(item, key));
+      const DeclaredNumber declared{number, item.is_number_integer()};
+      (key == "loss_abs"    ? out.loss_abs
+       : key == "loss_rel"  ? out.loss_rel
+       : key == "lr_abs"    ? out.lr_abs
+       : key == "param_abs" ? out.param_abs
+                            : out.param_rel) = declared;
+    }
+  }
+  const std::int64_t steps = out.steps.value_or(100);
+  const std::int64_t checkpoint = out.checkpoint_step.value_or(steps / 2);
+  if (checkpoint >= steps || checkpoint < 1) {
+    return input_error("expect.resume.checkpoint_step: must be between 1 and steps - 1 (" +
+                       std::to_string(steps - 1) + ")");
+  }
+  return out;
+}
+
+json recipe_to_json(const Recipe& recipe) {
+  json images = json::array();
+  for (const auto& image : recipe.images) {
+    images.push_back({{"line", image.line},
+                      {"from", image.written},
+                      {"image", image.image},
+                      {"digest", image.digest},
+                      {"platform_digest", image.platform_digest}});
+  }
+  return {{"upstream", recipe.upstream},
+          {"path", recipe.path},
+          {"target", recipe.target},
+          {"sha256", recipe.sha256},
+          {"images", std::move(images)}};
+}
+
 json to_json(const Lock& lock) {
-  json j = lock.extra.is_object() ? lock.extra : json::object();
+  json j = json::object();
   j["schema"] = k_schema;
   j["manifest"] = {{"path", lock.manifest_path}, {"sha256", lock.manifest_sha256}};
   j["image"] = {
@@ -196,10 +412,20 @@ json to_json(const Lock& lock) {
                  {"python", e.python},
                  {"gpus", {{"count", e.gpus.count}, {"model", e.gpus.model}}},
                  {"nccl_busbw_gbps", e.nccl_busbw_gbps},
-                 {"host", e.host},
-                 {"resume", e.resume}};
+                 {"host", host_expect_to_json(e.host)},
+                 {"resume", resume_expect_to_json(e.resume)}};
   j["enroot"] = {{"squash_options", lock.enroot.squash_options},
                  {"source_date_epoch", lock.enroot.source_date_epoch}};
+  if (lock.context) {
+    json files = json::array();
+    for (const auto& file : *lock.context) {
+      files.push_back({{"path", file.path}, {"sha256", file.sha256}});
+    }
+    j["context"] = std::move(files);
+  }
+  if (lock.recipe) {
+    j["recipe"] = recipe_to_json(*lock.recipe);
+  }
   return j;
 }
 
@@ -297,11 +523,19 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
       lock.expect.nccl_busbw_gbps[model] = v.get<double>();
     }
   }
-  if (const json* host = ex.object("host", false); host != nullptr) {
-    lock.expect.host = *host;
+  if (const json* host = ex.object("host", false); host != nullptr && !ex.error()) {
+    auto read = read_host_expect(*host);
+    if (!read) {
+      return with_prefix(std::move(read).error(), origin + ": ");
+    }
+    lock.expect.host = std::move(*read);
   }
-  if (const json* resume = ex.object("resume", false); resume != nullptr) {
-    lock.expect.resume = *resume;
+  if (const json* resume = ex.object("resume", false); resume != nullptr && !ex.error()) {
+    auto read = read_resume_expect(*resume);
+    if (!read) {
+      return with_prefix(std::move(read).error(), origin + ": ");
+    }
+    lock.expect.resume = std::move(*read);
   }
   r.merge(ex);
 
@@ -310,13 +544,16 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   lock.enroot.source_date_epoch = en.integer("source_date_epoch");
   r.merge(en);
 
+  if (const json* context = r.any("context"); context != nullptr && !context->is_null()) {
+    lock.context = read_context(*context, r);
+  }
+  if (const json* recipe = r.any("recipe");
+      recipe != nullptr && !recipe->is_null() && !recipe->is_string()) {
+    lock.recipe = read_recipe(*recipe, r);
+  }
+  r.finish();
   if (r.error()) {
     return *r.error();
-  }
-  for (const auto& [k, v] : value.items()) {
-    if (known_top_level().count(k) == 0) {
-      lock.extra[k] = v;
-    }
   }
   return lock;
 }

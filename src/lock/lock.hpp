@@ -3,7 +3,7 @@
 //
 // On disk it is canonical JSON (util/json.hpp): sorted keys, 2-space indent, trailing newline,
 // written atomically, so locking twice with nothing changed gives identical bytes. This module
-// depends on nothing but nlohmann/json, so the node-side verifier can read locks too.
+// depends on nothing but util and nlohmann/json, so the node-side verifier can read locks too.
 #pragma once
 
 #include "util/result.hpp"
@@ -79,6 +79,63 @@ struct GpuExpect {
   bool operator==(const GpuExpect&) const = default;
 };
 
+// One expect.host entry: what a host fact must match (docs/manual/node.md). Written as a text
+// ("Ubuntu 24.04", a glob "580.*", comparisons ">=6.8,<6.9"), a number (matched by its text) or
+// a non-empty list of those (any of them).
+struct HostExpectation {
+  struct Entry {
+    std::string text;    // the text, or the number's JSON text
+    bool number = false; // written as a number
+    bool operator==(const Entry&) const = default;
+  };
+  std::vector<Entry> entries; // one, unless written as a list
+  bool list = false;
+  bool operator==(const HostExpectation&) const = default;
+};
+
+using HostExpect = std::map<std::string, HostExpectation>; // host fact -> what it must match
+
+// Reads an expect.host object; an input error names the entry: "expect.host.kernel: must be a
+// string, a number or a non-empty list of them", "expect.host.driver: each entry must be a
+// string or a number".
+Result<HostExpect> read_host_expect(const nlohmann::json& value);
+
+// expect.host as the lock writes it (each entry in the form it was declared).
+nlohmann::json host_expect_to_json(const HostExpect& host);
+
+// A number as the manifest declared it: its value, and whether it was written as an integer, so
+// that the lock keeps writing 0 where the manifest wrote 0.
+struct DeclaredNumber {
+  double value = 0;
+  bool integer = false;
+  bool operator==(const DeclaredNumber&) const = default;
+};
+
+// expect.resume: the resume check's plan and tolerances as declared; an absent key takes the
+// default (docs/manual/resume.md).
+struct ResumeExpect {
+  std::optional<std::int64_t> steps;           // >= 1
+  std::optional<std::int64_t> checkpoint_step; // between 1 and steps - 1
+  std::optional<DeclaredNumber> loss_abs;      // each >= 0
+  std::optional<DeclaredNumber> loss_rel;
+  std::optional<DeclaredNumber> lr_abs;
+  std::optional<DeclaredNumber> param_abs;
+  std::optional<DeclaredNumber> param_rel;
+  bool operator==(const ResumeExpect&) const = default;
+};
+
+// The keys expect.resume accepts, in documentation order.
+const std::vector<std::string>& resume_keys();
+
+// Reads an expect.resume object. An input error names the key: "expect.resume.loss_abs: expected
+// a number >= 0", "expect.resume.steps: expected an integer >= 1", "expect.resume.checkpoint_step:
+// must be between 1 and steps - 1 (99)", "expect.resume: unknown key 'los_abs'; did you mean
+// 'loss_abs'?".
+Result<ResumeExpect> read_resume_expect(const nlohmann::json& value);
+
+// expect.resume as the lock writes it: the declared keys only.
+nlohmann::json resume_expect_to_json(const ResumeExpect& resume);
+
 // What verification checks later; copied from the manifest's `expect`.
 struct Expect {
   std::string cuda;    // "13.3"
@@ -88,9 +145,8 @@ struct Expect {
   GpuExpect gpus;
   // Minimum all-reduce bus bandwidth at 1 GiB, GB/s, by GPU model ("NVIDIA H200": 300).
   std::map<std::string, double> nccl_busbw_gbps;
-  // Sections owned by later features (host facts, resume check); kept as given.
-  nlohmann::json host = nlohmann::json::object();
-  nlohmann::json resume = nlohmann::json::object();
+  HostExpect host;
+  ResumeExpect resume;
   bool operator==(const Expect&) const = default;
 };
 
@@ -107,6 +163,36 @@ struct ImageTarget {
   bool operator==(const ImageTarget&) const = default;
 };
 
+// One image an upstream recipe's FROM line names, resolved (docs/formats/lock.md, "recipe").
+struct RecipeImage {
+  int line = 0;        // the FROM's first line in the recipe
+  std::string written; // the image as the FROM writes it: "${FROM_IMAGE_NAME}"
+  std::string image;   // with the build arguments applied: "nvcr.io/nvidia/pytorch:26.06-py3"
+  std::string digest;  // what the registry resolved it to (index or manifest)
+  std::string platform_digest; // the platform's manifest, when `digest` is an index
+  bool operator==(const RecipeImage&) const = default;
+};
+
+// The upstream recipe: a Dockerfile of a source at its locked commit, by sha256.
+struct Recipe {
+  std::string upstream;            // "megatron"
+  std::string path;                // in the repository, e.g. "docker/Dockerfile.ci.dev"
+  std::string target;              // the stage the final stage builds on
+  std::string sha256;              // of the recipe's bytes at the locked commit
+  std::vector<RecipeImage> images; // one per FROM that names an image, in order
+  bool operator==(const Recipe&) const = default;
+};
+
+// The lock's "recipe" value.
+nlohmann::json recipe_to_json(const Recipe& recipe);
+
+// A file the manifest's build.context lists, by sha256.
+struct ContextFile {
+  std::string path; // relative to the manifest's folder, normalised
+  std::string sha256;
+  bool operator==(const ContextFile&) const = default;
+};
+
 struct Lock {
   std::string manifest_path; // file name of the manifest, relative to the lock's folder
   std::string manifest_sha256;
@@ -117,16 +203,16 @@ struct Lock {
   std::map<std::string, std::string> build_args;
   Expect expect;
   Enroot enroot;
-  // Sections added by later features (recipe, build context, ...), kept verbatim on a round trip.
-  nlohmann::json extra = nlohmann::json::object();
+  std::optional<std::vector<ContextFile>> context; // only when the manifest lists build.context
+  std::optional<Recipe> recipe;                    // only for an upstream recipe
   bool operator==(const Lock&) const = default;
 };
 
 // The canonical JSON object of a lock.
 nlohmann::json to_json(const Lock& lock);
 
-// Reads a lock object; errors name `origin` and the JSON path of the bad field, e.g.
-// "envlock.lock.json: base_image.digest: missing" (exit 2).
+// Reads a lock object, every field typed; errors name `origin` and the JSON path of the bad
+// field, e.g. "envlock.lock.json: base_image.digest: missing" (exit 2).
 Result<Lock> from_json(const nlohmann::json& value, const std::string& origin);
 
 // Reads and validates a lock file.

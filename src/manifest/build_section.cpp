@@ -23,19 +23,21 @@ Result<std::map<std::string, std::string>> read_args(const Reader& reader, const
   return args;
 }
 
-Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
+// build.recipe: "template" (recipe stays empty, recipe_template set) or {upstream, path, target}.
+Status read_recipe(const Reader& reader, const Field& field, Build& build) {
   if (field.value.IsScalar()) {
     ENVLOCK_TRY_ASSIGN(const std::string form, reader.string(field));
     if (form != "template") {
       return reader.format_error(field, k_recipe_forms);
     }
-    return nlohmann::json(form);
+    build.recipe_template = true;
+    return {};
   }
   if (!field.value.IsMap()) {
     return reader.type_error(field, k_recipe_forms);
   }
   ENVLOCK_TRY(reader.only_keys(field, {"upstream", "path", "target"}));
-  nlohmann::json recipe = nlohmann::json::object();
+  RecipeSpec recipe;
   for (const char* key : {"upstream", "path", "target"}) {
     ENVLOCK_TRY_ASSIGN(const Field entry, reader.require(field, key));
     ENVLOCK_TRY_ASSIGN(const std::string value, reader.non_empty_string(entry));
@@ -47,28 +49,30 @@ Result<nlohmann::json> read_recipe(const Reader& reader, const Field& field) {
       return reader.error(entry, "build.recipe.path: '" + value +
                                      "' must be a relative path inside the repository");
     }
-    recipe[key] = value;
+    (std::string_view(key) == "upstream" ? recipe.upstream
+     : std::string_view(key) == "path"   ? recipe.path
+                                         : recipe.target) = value;
   }
-  return recipe;
+  build.recipe = std::move(recipe);
+  return {};
 }
 
 } // namespace
 
-Result<BuildSection> read_build(const Reader& reader, const Field& field) {
+Result<Build> read_build(const Reader& reader, const Field& field) {
   ENVLOCK_TRY(reader.mapping(field));
   ENVLOCK_TRY(reader.only_keys(field, {"args", "recipe", "context"}));
-  BuildSection section;
+  Build build;
   if (const auto args = reader.find(field, "args")) {
-    ENVLOCK_TRY_ASSIGN(section.build.args, read_args(reader, *args));
+    ENVLOCK_TRY_ASSIGN(build.args, read_args(reader, *args));
   }
   if (const auto recipe = reader.find(field, "recipe")) {
-    ENVLOCK_TRY_ASSIGN(section.extra["recipe"], read_recipe(reader, *recipe));
+    ENVLOCK_TRY(read_recipe(reader, *recipe, build));
   }
   if (const auto context = reader.find(field, "context")) {
-    ENVLOCK_TRY_ASSIGN(const auto paths, reader.string_list(*context));
-    section.extra["context"] = paths;
+    ENVLOCK_TRY_ASSIGN(build.context, reader.string_list(*context));
   }
-  return section;
+  return build;
 }
 
 } // namespace envlock::manifest

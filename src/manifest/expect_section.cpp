@@ -58,23 +58,39 @@ Result<std::map<std::string, double>> read_busbw(const Reader& reader, const Fie
   return minimums;
 }
 
-// A mapping kept as JSON for a later feature.
-Result<nlohmann::json> read_json_mapping(const Reader& reader, const Field& map,
-                                         std::string_view key) {
-  const auto field = reader.find(map, key);
+// expect.host: host fact -> a text, a number or a list of texts.
+Result<lock::HostExpect> read_host(const Reader& reader, const Field& map) {
+  const auto field = reader.find(map, "host");
   if (!field) {
-    return nlohmann::json::object();
+    return lock::HostExpect{};
   }
   ENVLOCK_TRY(reader.mapping(*field));
-  return reader.json(*field);
+  for (const auto& entry : reader.entries(*field)) {
+    if (entry.value.IsMap() || (entry.value.IsSequence() && [&] {
+          for (const auto& item : entry.value) {
+            if (!item.IsScalar()) {
+              return true;
+            }
+          }
+          return false;
+        }())) {
+      return reader.type_error(entry, "a string, a number or a list of strings");
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json value, reader.json(*field));
+  auto host = lock::read_host_expect(value);
+  if (!host) {
+    return reader.error(*field, host.error().message);
+  }
+  return std::move(*host);
 }
 
 // expect.resume: the resume check's plan (steps, checkpoint_step: integers >= 1) and tolerances
 // (numbers >= 0), kept as JSON; docs/manual/resume.md.
-Result<nlohmann::json> read_resume(const Reader& reader, const Field& map) {
+Result<lock::ResumeExpect> read_resume(const Reader& reader, const Field& map) {
   const auto field = reader.find(map, "resume");
   if (!field) {
-    return nlohmann::json::object();
+    return lock::ResumeExpect{};
   }
   ENVLOCK_TRY(reader.mapping(*field));
   ENVLOCK_TRY(reader.only_keys(*field, {"steps", "checkpoint_step", "loss_abs", "loss_rel",
@@ -93,7 +109,12 @@ Result<nlohmann::json> read_resume(const Reader& reader, const Field& map) {
       return reader.format_error(entry, "a number >= 0");
     }
   }
-  return reader.json(*field);
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json value, reader.json(*field));
+  auto resume = lock::read_resume_expect(value);
+  if (!resume) {
+    return reader.error(*field, resume.error().message);
+  }
+  return std::move(*resume);
 }
 
 } // namespace
@@ -118,7 +139,7 @@ Result<Expect> read_expect(const Reader& reader, const Field& field) {
   if (const auto busbw = reader.find(field, "nccl_busbw_gbps")) {
     ENVLOCK_TRY_ASSIGN(expect.nccl_busbw_gbps, read_busbw(reader, *busbw));
   }
-  ENVLOCK_TRY_ASSIGN(expect.host, read_json_mapping(reader, field, "host"));
+  ENVLOCK_TRY_ASSIGN(expect.host, read_host(reader, field));
   ENVLOCK_TRY_ASSIGN(expect.resume, read_resume(reader, field));
   return expect;
 }

@@ -45,8 +45,18 @@ struct Python {
   std::vector<std::string> sync_args; // extra arguments for `uv sync --locked`
 };
 
+// build.recipe in its upstream form: a Dockerfile of a source at its locked commit.
+struct RecipeSpec {
+  std::string upstream; // "megatron"
+  std::string path;     // in the repository, e.g. "docker/Dockerfile.ci.dev"
+  std::string target;   // the stage the final stage builds on
+};
+
 struct Build {
-  std::map<std::string, std::string> args; // build args, e.g. NCCL_VERSION
+  std::map<std::string, std::string> args;         // build args, e.g. NCCL_VERSION
+  bool recipe_template = false;                    // `recipe: template` written out (the default)
+  std::optional<RecipeSpec> recipe;                // an upstream recipe
+  std::optional<std::vector<std::string>> context; // build.context: files the build reads
 };
 
 struct Gpus {
@@ -60,9 +70,9 @@ struct Expect {
   std::string pytorch; // "2.13.0a0+8145d630e8"
   std::string python;  // "3.12"
   Gpus gpus;
-  std::map<std::string, double> nccl_busbw_gbps;    // GPU model -> minimum busbw at 1 GiB
-  nlohmann::json host = nlohmann::json::object();   // expected host combination (node facts)
-  nlohmann::json resume = nlohmann::json::object(); // resume-check tolerances
+  std::map<std::string, double> nccl_busbw_gbps; // GPU model -> minimum busbw at 1 GiB
+  lock::HostExpect host;                         // expected host combination (node facts)
+  lock::ResumeExpect resume;                     // the resume check's plan and tolerances
 };
 
 struct Enroot {
@@ -82,9 +92,6 @@ struct Manifest {
   Build build;
   Expect expect;
   Enroot enroot;
-  // Keys owned by later features, as parsed, by section: {"build": {"recipe": ..., "context":
-  // [...]}}; absent sections are left out.
-  nlohmann::json extra = nlohmann::json::object();
 };
 
 // Parses manifest text. `filename` names the text in error messages ("FILE:LINE:COL: ...") and

@@ -41,11 +41,7 @@ Status read_sections(const Reader& reader, const Field& root, Manifest& manifest
   ENVLOCK_TRY_ASSIGN(const Field python, reader.require(root, "python"));
   ENVLOCK_TRY_ASSIGN(manifest.python, read_python(reader, python));
   if (const auto build = reader.find(root, "build")) {
-    ENVLOCK_TRY_ASSIGN(auto section, read_build(reader, *build));
-    manifest.build = std::move(section.build);
-    if (!section.extra.empty()) {
-      manifest.extra["build"] = std::move(section.extra);
-    }
+    ENVLOCK_TRY_ASSIGN(manifest.build, read_build(reader, *build));
   }
   if (const auto expect = reader.find(root, "expect")) {
     ENVLOCK_TRY_ASSIGN(manifest.expect, read_expect(reader, *expect));

@@ -21,13 +21,8 @@ Result<std::map<std::string, GitSource>> read_sources(const Reader& reader, cons
 // python: {project, uv: {version, sha256}, sync_args}
 Result<Python> read_python(const Reader& reader, const Field& field);
 
-// What build: holds: the typed args, and the keys owned by later features as JSON.
-struct BuildSection {
-  Build build;
-  nlohmann::json extra = nlohmann::json::object(); // recipe, context
-};
 // build: {args, recipe, context}
-Result<BuildSection> read_build(const Reader& reader, const Field& field);
+Result<Build> read_build(const Reader& reader, const Field& field);
 // expect: {cuda, nccl, pytorch, python, gpus, nccl_busbw_gbps, host, resume}
 Result<Expect> read_expect(const Reader& reader, const Field& field);
 // enroot: {squash_options, source_date_epoch}

@@ -19,6 +19,16 @@ nlohmann::json to_json(const Manifest& manifest) {
                    {"uv", {{"version", python.uv.version}, {"sha256", python.uv.sha256}}},
                    {"sync_args", python.sync_args}};
   out["build"] = {{"args", manifest.build.args}};
+  if (manifest.build.recipe) {
+    out["build"]["recipe"] = {{"upstream", manifest.build.recipe->upstream},
+                              {"path", manifest.build.recipe->path},
+                              {"target", manifest.build.recipe->target}};
+  } else if (manifest.build.recipe_template) {
+    out["build"]["recipe"] = "template";
+  }
+  if (manifest.build.context) {
+    out["build"]["context"] = *manifest.build.context;
+  }
   const Expect& expect = manifest.expect;
   out["expect"] = {{"cuda", expect.cuda},
                    {"nccl", expect.nccl},
@@ -26,16 +36,10 @@ nlohmann::json to_json(const Manifest& manifest) {
                    {"python", expect.python},
                    {"gpus", {{"count", expect.gpus.count}, {"model", expect.gpus.model}}},
                    {"nccl_busbw_gbps", expect.nccl_busbw_gbps},
-                   {"host", expect.host},
-                   {"resume", expect.resume}};
+                   {"host", lock::host_expect_to_json(expect.host)},
+                   {"resume", lock::resume_expect_to_json(expect.resume)}};
   out["enroot"] = {{"squash_options", manifest.enroot.squash_options},
                    {"source_date_epoch", manifest.enroot.source_date_epoch}};
-  // Keys owned by later features join the section they were written in.
-  for (const auto& [section, keys] : manifest.extra.items()) {
-    for (const auto& [key, value] : keys.items()) {
-      out[section][key] = value;
-    }
-  }
   return out;
 }
 

@@ -128,39 +128,25 @@ Result<bool> matches_spec(std::string_view value, std::string_view spec_text) {
   return all;
 }
 
-Result<bool> matches_expectation(std::string_view value, const nlohmann::json& expectation) {
-  if (expectation.is_string()) {
-    return matches_spec(value, expectation.get<std::string>());
-  }
-  if (expectation.is_number()) {
-    return value == expectation.dump();
-  }
-  if (expectation.is_array() && !expectation.empty()) {
-    bool any = false;
-    for (const auto& entry : expectation) {
-      if (!entry.is_string() && !entry.is_number()) {
-        return input_error("each entry must be a string or a number");
-      }
-      ENVLOCK_TRY_ASSIGN(const bool ok, matches_expectation(value, entry));
-      any = any || ok;
+Result<bool> matches_expectation(std::string_view value, const lock::HostExpectation& expectation) {
+  bool any = false;
+  for (const auto& entry : expectation.entries) {
+    if (entry.number) {
+      any = any || value == entry.text;
+      continue;
     }
-    return any;
+    ENVLOCK_TRY_ASSIGN(const bool ok, matches_spec(value, entry.text));
+    any = any || ok;
   }
-  return input_error("must be a string, a number or a non-empty list of them");
+  return any;
 }
 
-std::string expectation_text(const nlohmann::json& expectation) {
-  if (expectation.is_string()) {
-    return expectation.get<std::string>();
+std::string expectation_text(const lock::HostExpectation& expectation) {
+  std::vector<std::string> parts;
+  for (const auto& entry : expectation.entries) {
+    parts.push_back(entry.text);
   }
-  if (expectation.is_array()) {
-    std::vector<std::string> parts;
-    for (const auto& e : expectation) {
-      parts.push_back(expectation_text(e));
-    }
-    return util::join(parts, " or ");
-  }
-  return expectation.dump();
+  return util::join(parts, " or ");
 }
 
 } // namespace envlock::node

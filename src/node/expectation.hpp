@@ -7,9 +7,9 @@
 //   8                    a number: the value's exact text
 #pragma once
 
+#include "lock/lock.hpp"
 #include "util/result.hpp"
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -19,11 +19,11 @@ namespace envlock::node {
 // ("'>=x': 'x' is not a version").
 Result<bool> matches_spec(std::string_view value, std::string_view spec);
 
-// Whether `value` meets an expectation (a string, a number or an array of strings); an input
-// error for any other JSON type or a malformed entry.
-Result<bool> matches_expectation(std::string_view value, const nlohmann::json& expectation);
+// Whether `value` meets an expectation: any of its entries (a number by its exact text); an
+// input error for a malformed comparison.
+Result<bool> matches_expectation(std::string_view value, const lock::HostExpectation& expectation);
 
-// The expectation as one line for reports: the string, the number, or entries joined by " or ".
-std::string expectation_text(const nlohmann::json& expectation);
+// The expectation as one line for reports: its entries joined by " or ".
+std::string expectation_text(const lock::HostExpectation& expectation);
 
 } // namespace envlock::node

@@ -10,7 +10,8 @@ using nlohmann::json;
 
 namespace {
 
-verify::CheckResult check_one(const json& facts, const std::string& key, const json& expected) {
+verify::CheckResult check_one(const json& facts, const std::string& key,
+                              const lock::HostExpectation& expected) {
   verify::CheckResult r;
   r.id = "host." + key;
   r.title = "Host " + key;
@@ -49,12 +50,10 @@ verify::CheckResult check_one(const json& facts, const std::string& key, const j
 
 } // namespace
 
-std::vector<verify::CheckResult> check_host(const json& facts, const json& expect_host) {
+std::vector<verify::CheckResult> check_host(const json& facts,
+                                            const lock::HostExpect& expect_host) {
   std::vector<verify::CheckResult> out;
-  if (!expect_host.is_object()) {
-    return out;
-  }
-  for (const auto& [key, expected] : expect_host.items()) {
+  for (const auto& [key, expected] : expect_host) {
     out.push_back(check_one(facts, key, expected));
   }
   return out;

@@ -2,6 +2,7 @@
 // driver, Fabric Manager, ...), as `envlock node --check` and the verifier's host check do.
 #pragma once
 
+#include "lock/lock.hpp"
 #include "verify/check.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,6 @@ namespace envlock::node {
 // is missing ("missing: WHY"), when the key is not a known fact ("unknown host fact 'K'; did you
 // mean 'L'?") or the expectation is malformed. `facts` is collect_host_facts()'s object.
 std::vector<verify::CheckResult> check_host(const nlohmann::json& facts,
-                                            const nlohmann::json& expect_host);
+                                            const lock::HostExpect& expect_host);
 
 } // namespace envlock::node

@@ -49,11 +49,10 @@ void add_sources(const std::map<std::string, lock::GitPin>& sources, json& out) 
 // The upstream recipe, when the lock has one: the Dockerfile by its sha256 (where it comes from
 // in the annotations), then each image its FROM lines name, by digest.
 void add_recipe(const lock::Lock& lock, json& out) {
-  const auto recipe = build::lock_recipe(lock, "lock");
-  if (!recipe || !recipe->has_value()) {
+  if (!lock.recipe) {
     return;
   }
-  const build::Recipe& r = **recipe;
+  const lock::Recipe& r = *lock.recipe;
   json annotations = {{"upstream", r.upstream}, {"path", r.path}, {"target", r.target}};
   if (const auto pin = lock.sources.find(r.upstream); pin != lock.sources.end()) {
     annotations["gitCommit"] = pin->second.commit;

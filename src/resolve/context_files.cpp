@@ -5,14 +5,13 @@
 
 namespace envlock::resolve {
 
-Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest) {
-  const auto build = manifest.extra.find("build");
-  if (build == manifest.extra.end() || !build->contains("context")) {
-    return nlohmann::json();
+Result<std::optional<std::vector<lock::ContextFile>>>
+hash_context_files(const manifest::Manifest& manifest) {
+  if (!manifest.build.context) {
+    return std::optional<std::vector<lock::ContextFile>>();
   }
-  nlohmann::json files = nlohmann::json::array();
-  for (const auto& item : build->at("context")) {
-    const std::string path = item.get<std::string>();
+  std::vector<lock::ContextFile> files;
+  for (const std::string& path : *manifest.build.context) {
     if (!util::is_relative_inside(path)) {
       return input_error("build.context: '" + path +
                          "' must be a relative path inside the manifest's folder");
@@ -22,9 +21,9 @@ Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest) {
     if (!hash) {
       return input_error("build.context: cannot read " + normal);
     }
-    files.push_back({{"path", normal}, {"sha256", *hash}});
+    files.push_back(lock::ContextFile{normal, *hash});
   }
-  return files;
+  return std::optional<std::vector<lock::ContextFile>>(std::move(files));
 }
 
 } // namespace envlock::resolve

@@ -73,26 +73,26 @@ json manifest_view(const lock::Lock& lock) {
 }
 
 // build.context: the list of paths, then each file's sha256.
-void context_drift(const lock::Lock& lock, const json& now, std::vector<std::string>& out) {
-  const auto it = lock.extra.find("context");
-  const json locked = it == lock.extra.end() ? json() : *it;
-  json locked_paths = json::array();
-  json now_paths = json::array();
-  for (const auto& item : locked.is_array() ? locked : json::array()) {
-    locked_paths.push_back(item.value("path", ""));
-  }
-  for (const auto& item : now.is_array() ? now : json::array()) {
-    now_paths.push_back(item.value("path", ""));
-  }
-  if (locked_paths != now_paths) {
-    out.push_back("drift: build.context: lock has " + locked_paths.dump() + ", manifest has " +
-                  now_paths.dump());
+void context_drift(const lock::Lock& lock, const std::optional<std::vector<lock::ContextFile>>& now,
+                   std::vector<std::string>& out) {
+  const std::vector<lock::ContextFile> none;
+  const auto& locked = lock.context ? *lock.context : none;
+  const auto& current = now ? *now : none;
+  const auto paths = [](const std::vector<lock::ContextFile>& files) {
+    json list = json::array();
+    for (const auto& file : files) {
+      list.push_back(file.path);
+    }
+    return list;
+  };
+  if (paths(locked) != paths(current)) {
+    out.push_back("drift: build.context: lock has " + paths(locked).dump() + ", manifest has " +
+                  paths(current).dump());
     return;
   }
-  for (std::size_t i = 0; i < now_paths.size(); ++i) {
-    compare_file("build.context[" + now_paths[i].get<std::string>() + "].sha256",
-                 locked[i].value("sha256", ""), now[i].value("sha256", ""),
-                 now_paths[i].get<std::string>(), out);
+  for (std::size_t i = 0; i < current.size(); ++i) {
+    compare_file("build.context[" + current[i].path + "].sha256", locked[i].sha256,
+                 current[i].sha256, current[i].path, out);
   }
 }
 
@@ -154,10 +154,9 @@ find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
       ENVLOCK_TRY(uv_table_drift(manifest, lock, out));
     }
   }
-  ENVLOCK_TRY_ASSIGN(const json context_now, hash_context_files(manifest));
+  ENVLOCK_TRY_ASSIGN(const auto context_now, hash_context_files(manifest));
   context_drift(lock, context_now, out);
-  ENVLOCK_TRY(
-      recipe_drift(manifest, lock, lock_path.string(), refresh, resolve, megatron_repo, out));
+  ENVLOCK_TRY(recipe_drift(manifest, lock, refresh, resolve, megatron_repo, out));
   if (refresh == Refresh::remote_refs) {
     ENVLOCK_TRY(refresh_drift(manifest, lock, resolve, out));
   }

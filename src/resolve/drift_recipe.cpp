@@ -6,25 +6,25 @@ namespace envlock::resolve {
 
 namespace {
 
-std::string describe(const std::optional<build::Recipe>& recipe) {
+std::string describe(const std::optional<lock::Recipe>& recipe) {
   if (!recipe) {
     return "template";
   }
   return "upstream " + recipe->upstream + " " + recipe->path + " (target " + recipe->target + ")";
 }
 
-bool same_spec(const build::Recipe& a, const build::Recipe& b) {
+bool same_spec(const lock::Recipe& a, const lock::Recipe& b) {
   return a.upstream == b.upstream && a.path == b.path && a.target == b.target;
 }
 
-std::string where(const build::Recipe& recipe, const build::RecipeImage& image) {
+std::string where(const lock::Recipe& recipe, const lock::RecipeImage& image) {
   return recipe.path + ":" + std::to_string(image.line);
 }
 
 // Whether the recipe of `lock` can be read without a fetch: the manifest still names the locked
 // source, and it is a local repository or a clone is given.
 bool readable(const manifest::Manifest& manifest, const lock::Lock& lock,
-              const build::Recipe& recipe,
+              const lock::Recipe& recipe,
               const std::optional<std::filesystem::path>& megatron_repo) {
   const auto pin = lock.sources.find(recipe.upstream);
   const auto now = manifest.sources.find(recipe.upstream);
@@ -35,7 +35,7 @@ bool readable(const manifest::Manifest& manifest, const lock::Lock& lock,
   return megatron_repo || git::classify_location(pin->second.git) == git::LocationKind::local_path;
 }
 
-void images_drift(const build::Recipe& locked, const build::Recipe& now,
+void images_drift(const lock::Recipe& locked, const lock::Recipe& now,
                   std::vector<std::string>& out) {
   const std::size_t n = std::max(locked.images.size(), now.images.size());
   for (std::size_t i = 0; i < n; ++i) {
@@ -51,7 +51,7 @@ void images_drift(const build::Recipe& locked, const build::Recipe& now,
   }
 }
 
-Status refresh_images(const manifest::Manifest& manifest, const build::Recipe& recipe,
+Status refresh_images(const manifest::Manifest& manifest, const lock::Recipe& recipe,
                       const ImageResolver& resolve, std::vector<std::string>& out) {
   for (const auto& image : recipe.images) {
     auto ref = oci::parse_image_ref(image.image);
@@ -72,11 +72,11 @@ Status refresh_images(const manifest::Manifest& manifest, const build::Recipe& r
 
 } // namespace
 
-Status recipe_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
-                    const std::string& origin, Refresh refresh, const ImageResolver& resolve,
+Status recipe_drift(const manifest::Manifest& manifest, const lock::Lock& lock, Refresh refresh,
+                    const ImageResolver& resolve,
                     const std::optional<std::filesystem::path>& megatron_repo,
                     std::vector<std::string>& out) {
-  ENVLOCK_TRY_ASSIGN(const auto locked, build::lock_recipe(lock, origin));
+  const auto& locked = lock.recipe;
   const auto wanted = manifest_recipe(manifest);
   if (!locked && !wanted) {
     return {};

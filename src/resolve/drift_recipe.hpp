@@ -14,9 +14,8 @@ namespace envlock::resolve {
 // The FROM lines are compared only when the recipe can be read: the source is a local
 // repository, or `megatron_repo` holds it. Fails like read_manifest_recipe, or (refresh) with the
 // resolver's error prefixed "build.recipe: P:L: ".
-// `origin` names the lock in errors about its own recipe section.
-Status recipe_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
-                    const std::string& origin, Refresh refresh, const ImageResolver& resolve,
+Status recipe_drift(const manifest::Manifest& manifest, const lock::Lock& lock, Refresh refresh,
+                    const ImageResolver& resolve,
                     const std::optional<std::filesystem::path>& megatron_repo,
                     std::vector<std::string>& out);
 

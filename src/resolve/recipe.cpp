@@ -5,19 +5,16 @@
 
 namespace envlock::resolve {
 
-std::optional<build::Recipe> manifest_recipe(const manifest::Manifest& manifest) {
-  const auto build = manifest.extra.find("build");
-  if (build == manifest.extra.end() || !build->contains("recipe") ||
-      !build->at("recipe").is_object()) {
+std::optional<lock::Recipe> manifest_recipe(const manifest::Manifest& manifest) {
+  if (!manifest.build.recipe) {
     return std::nullopt;
   }
-  const nlohmann::json& spec = build->at("recipe");
-  return build::Recipe{
-      spec.value("upstream", ""), spec.value("path", ""), spec.value("target", ""), "", {}};
+  const auto& spec = *manifest.build.recipe;
+  return lock::Recipe{spec.upstream, spec.path, spec.target, "", {}};
 }
 
-Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest,
-                                            build::Recipe recipe, const lock::Lock& lock,
+Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest, lock::Recipe recipe,
+                                            const lock::Lock& lock,
                                             const std::optional<std::filesystem::path>& repo) {
   const auto pin = lock.sources.find(recipe.upstream);
   if (pin == lock.sources.end()) {
@@ -34,16 +31,16 @@ Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest,
   return UpstreamRecipe{std::move(recipe), std::move(*text)};
 }
 
-Result<nlohmann::json> resolve_recipe(const manifest::Manifest& manifest, const lock::Lock& lock,
-                                      const ImageResolver& resolve,
-                                      const std::optional<std::filesystem::path>& repo) {
+Result<std::optional<lock::Recipe>>
+resolve_recipe(const manifest::Manifest& manifest, const lock::Lock& lock,
+               const ImageResolver& resolve, const std::optional<std::filesystem::path>& repo) {
   auto wanted = manifest_recipe(manifest);
   if (!wanted) {
-    return nlohmann::json();
+    return std::optional<lock::Recipe>();
   }
   ENVLOCK_TRY_ASSIGN(UpstreamRecipe upstream,
                      read_manifest_recipe(manifest, std::move(*wanted), lock, repo));
-  build::Recipe& recipe = upstream.recipe;
+  lock::Recipe& recipe = upstream.recipe;
   for (auto& image : recipe.images) {
     const std::string where =
         "build.recipe: " + recipe.path + ":" + std::to_string(image.line) + ": ";
@@ -58,7 +55,7 @@ Result<nlohmann::json> resolve_recipe(const manifest::Manifest& manifest, const 
     image.digest = resolved->digest;
     image.platform_digest = resolved->platform_digest;
   }
-  return build::recipe_to_json(recipe);
+  return std::optional<lock::Recipe>(std::move(recipe));
 }
 
 } // namespace envlock::resolve

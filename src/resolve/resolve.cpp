@@ -108,10 +108,7 @@ Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
                                 const std::optional<std::filesystem::path>& megatron_repo) {
   lock::Lock lock = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, lock.python));
-  ENVLOCK_TRY_ASSIGN(const nlohmann::json context_files, hash_context_files(manifest));
-  if (!context_files.is_null()) {
-    lock.extra["context"] = context_files;
-  }
+  ENVLOCK_TRY_ASSIGN(lock.context, hash_context_files(manifest));
   const std::string uv_lock_path = lock.python.uv_lock.path;
   // Megatron-LM's uv.lock is about 1 MiB; 64 MiB leaves room and bounds the memory used.
   constexpr std::uintmax_t k_uv_lock_limit = std::uintmax_t{64} << 20U;
@@ -133,10 +130,7 @@ Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
     }
     pin.commit = std::move(*commit);
   }
-  ENVLOCK_TRY_ASSIGN(nlohmann::json recipe, resolve_recipe(manifest, lock, resolve, megatron_repo));
-  if (!recipe.is_null()) {
-    lock.extra["recipe"] = std::move(recipe);
-  }
+  ENVLOCK_TRY_ASSIGN(lock.recipe, resolve_recipe(manifest, lock, resolve, megatron_repo));
   return lock;
 }
 

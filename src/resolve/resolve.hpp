@@ -49,11 +49,11 @@ Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
 
 // The manifest's upstream recipe (upstream, path and target; no sha256 or images), or
 // std::nullopt when it builds from the template.
-std::optional<build::Recipe> manifest_recipe(const manifest::Manifest& manifest);
+std::optional<lock::Recipe> manifest_recipe(const manifest::Manifest& manifest);
 
 // The upstream recipe read at the source's locked commit, and what it names.
 struct UpstreamRecipe {
-  build::Recipe recipe; // with its sha256 and images (without digests)
+  lock::Recipe recipe; // with its sha256 and images (without digests)
   std::string text;
 };
 
@@ -61,23 +61,24 @@ struct UpstreamRecipe {
 // `repo` when given, else the source's local repository), with the manifest's build arguments.
 // Fails (exit 2) with "build.recipe: upstream 'X' needs sources.X", like
 // build::megatron_repository, git::read_blob (prefixed "build.recipe: ") and build::recipe_images.
-Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest,
-                                            build::Recipe recipe, const lock::Lock& lock,
+Result<UpstreamRecipe> read_manifest_recipe(const manifest::Manifest& manifest, lock::Recipe recipe,
+                                            const lock::Lock& lock,
                                             const std::optional<std::filesystem::path>& repo);
 
 // The lock's "recipe": the upstream recipe with every image its FROM lines name resolved for
-// base.platform (build::recipe_to_json), or null for the template recipe. `lock` must have its
+// base.platform, or nothing for the template recipe. `lock` must have its
 // sources resolved. Fails like read_manifest_recipe, or with the resolver's error prefixed
 // "build.recipe: PATH:LINE: ".
-Result<nlohmann::json> resolve_recipe(const manifest::Manifest& manifest, const lock::Lock& lock,
-                                      const ImageResolver& resolve,
-                                      const std::optional<std::filesystem::path>& repo);
+Result<std::optional<lock::Recipe>>
+resolve_recipe(const manifest::Manifest& manifest, const lock::Lock& lock,
+               const ImageResolver& resolve, const std::optional<std::filesystem::path>& repo);
 
-// The files of the manifest's build.context as the lock records them under extra["context"]:
-// [{"path": P, "sha256": H}] in the manifest's order (paths normalised), or null when the manifest
+// The files of the manifest's build.context as the lock records them under "context":
+// each path and sha256, in the manifest's order (paths normalised); nothing when the manifest
 // lists none. Fails (exit 2) with "build.context: 'P' must be a relative path inside the
 // manifest's folder" or "build.context: cannot read P".
-Result<nlohmann::json> hash_context_files(const manifest::Manifest& manifest);
+Result<std::optional<std::vector<lock::ContextFile>>>
+hash_context_files(const manifest::Manifest& manifest);
 
 // The path of the python project's file `name` relative to the manifest's folder ("uv.lock").
 std::string project_file(const manifest::Manifest& manifest, std::string_view name);

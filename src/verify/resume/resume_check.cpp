@@ -176,8 +176,7 @@ Result<std::vector<CheckResult>> run_resume_check(const RunContext& context) {
   if (options.gpus < 1) {
     return input_error("--gpus: must be at least 1");
   }
-  ENVLOCK_TRY_ASSIGN(const ResumeTolerance tolerance,
-                     read_resume_tolerance(context.lock().expect.resume));
+  const ResumeTolerance tolerance = resume_tolerance(context.lock().expect.resume);
   if (context.mode() == Mode::offline) {
     return std::vector<CheckResult>{skipped("resume.runs", "Training runs", "",
                                             "offline mode (--root): the resume check trains")};

@@ -2,6 +2,7 @@
 // declared in the manifest before the run.
 #pragma once
 
+#include "lock/lock.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -19,13 +20,12 @@ struct ResumeTolerance {
   double param_rel = 0;
 };
 
-// The keys `expect.resume` accepts, in documentation order.
-const std::vector<std::string>& resume_tolerance_keys();
+// The plan and tolerances of `expect` (absent keys: the defaults, which demand bit-identical
+// runs of 100 steps resumed at 50).
+ResumeTolerance resume_tolerance(const lock::ResumeExpect& expect);
 
-// Reads `expect.resume` (an object; empty: the defaults, which demand bit-identical runs of 100
-// steps resumed at 50). An input error names the key: "expect.resume.loss_abs: expected a number
-// >= 0", "expect.resume.checkpoint_step: must be between 1 and steps - 1 (99)", "expect.resume:
-// unknown key 'los_abs'; did you mean 'loss_abs'?".
+// Reads an expect.resume object (lock::read_resume_expect) into its plan and tolerances; an input
+// error names the key as read_resume_expect does.
 Result<ResumeTolerance> read_resume_tolerance(const nlohmann::json& resume);
 
 } // namespace envlock::verify

@@ -55,6 +55,19 @@ def lock(fixtures, tag, commit, image_tag, digest, expect, build_args, recipe, s
     }
 
 
+def image(line, written, name, fill):
+    """One FROM image of an upstream recipe, as `envlock lock` records it."""
+    digest = "sha256:" + fill * 32
+    return {"line": line, "from": written, "image": "registry.example.invalid/" + name,
+            "digest": digest, "platform_digest": digest}
+
+
+def recipe(fill, images):
+    """The lock's upstream recipe (docs/formats/lock.md, "recipe")."""
+    return {"upstream": "megatron", "path": "docker/Dockerfile.ci.dev", "target": "main",
+            "sha256": fill * 32, "images": images}
+
+
 def main():
     fixtures = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/fixtures/megatron-lm")
     out = pathlib.Path(__file__).parent
@@ -62,12 +75,13 @@ def main():
     old = lock(fixtures, "core_v0.18.2", tags["core_v0.18.2"], "26.04-py3", "sha256:" + "4a" * 32,
                {"cuda": "13.2", "nccl": "2.29.7", "pytorch": "2.12.0a0+5f1e7c2d3b", "python": "3.12"},
                {"MAX_JOBS": "8", "TORCH_CUDA_ARCH_LIST": "10.0"},
-               {"dockerfile": "docker/Dockerfile.ci.dev", "stages": ["uv-sync"]},
+               recipe("a1", [image(4, "${FROM_IMAGE_NAME}", "nvidia/pytorch:26.04-py3", "4a")]),
                "-comp lzo -noD -exit-on-error")
     new = lock(fixtures, "core_v0.19.0", tags["core_v0.19.0"], "26.06-py3", "sha256:" + "6c" * 32,
                {"cuda": "13.3", "nccl": "2.30.7", "pytorch": "2.13.0a0+8145d630e8", "python": "3.12"},
                {"MAX_JOBS": "16", "NVTE_FRAMEWORK": "pytorch"},
-               {"dockerfile": "docker/Dockerfile.ci.dev", "stages": ["uv-sync", "te-build"]},
+               recipe("b2", [image(2, "$TOOLS_IMAGE", "tools/yq:4", "7d"),
+                             image(4, "${FROM_IMAGE_NAME}", "nvidia/pytorch:26.06-py3", "6c")]),
                "-comp zstd -Xcompression-level 3 -exit-on-error")
     for name, value in (("old.lock.json", old), ("new.lock.json", new)):
         text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -181,8 +181,7 @@ TEST_CASE("a lock without sources.megatron is refused") {
 TEST_CASE("build.context files recorded in the lock go under files/, checked") {
   test::ContextFixture f;
   test::write_text(f.dir.path() / "conf/train.yaml", "lr: 1\n");
-  f.lock.extra["context"] = nlohmann::json::array(
-      {{{"path", "conf/train.yaml"}, {"sha256", util::sha256_hex("lr: 1\n")}}});
+  f.lock.context = std::vector<lock::ContextFile>{{"conf/train.yaml", util::sha256_hex("lr: 1\n")}};
   bool found = false;
   for (const auto& item : read_tar(tar_of(plan_of(f)).first)) {
     found = found || (item.path == "files/conf/train.yaml" && item.data == "lr: 1\n");

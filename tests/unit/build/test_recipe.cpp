@@ -105,35 +105,43 @@ TEST_CASE("pin_recipe: FROM lines pinned by digest, every other line kept in pla
         "envlock.lock.json: recipe: line 5 of docker/Dockerfile.ci.dev is not a FROM of $TOOLS");
 }
 
-TEST_CASE("lock_recipe: the lock's recipe round-trips; the template form has none") {
-  lock::Lock lock;
-  CHECK_FALSE(build::lock_recipe(lock, "l.json")->has_value());
-  lock.extra["recipe"] = build::recipe_to_json(pinned_recipe());
-  auto back = build::lock_recipe(lock, "l.json");
+// A lock's JSON with `recipe` set to `value`, read back: the recipe or from_json's error.
+Result<lock::Lock> with_recipe(const nlohmann::json& value) {
+  auto lock = lock::read_lock(test::data_path("render/good_lock.json"));
+  REQUIRE(lock.has_value());
+  nlohmann::json json = lock::to_json(*lock);
+  json["recipe"] = value;
+  return lock::from_json(json, "l.json");
+}
+
+TEST_CASE("lock recipe: it round-trips through the lock; the template form has none") {
+  auto plain = lock::read_lock(test::data_path("render/good_lock.json"));
+  REQUIRE(plain.has_value());
+  CHECK_FALSE(plain->recipe.has_value());
+  auto back = with_recipe(lock::recipe_to_json(pinned_recipe()));
   REQUIRE(back.has_value());
-  REQUIRE(back->has_value());
-  CHECK(**back == pinned_recipe());
-  lock.extra["recipe"]["images"][0].erase("digest");
-  auto bad = build::lock_recipe(lock, "l.json");
-  REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error().message ==
+  REQUIRE(back->recipe.has_value());
+  CHECK(*back->recipe == pinned_recipe());
+  nlohmann::json bad = lock::recipe_to_json(pinned_recipe());
+  bad["images"][0].erase("digest");
+  auto refused = with_recipe(bad);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message ==
         "l.json: recipe: images: each needs line, from, image, digest and platform_digest");
 }
 
-TEST_CASE("lock_recipe: a malformed recipe section is named") {
-  lock::Lock lock;
+TEST_CASE("lock recipe: a malformed recipe section is named") {
   const auto message = [&](const nlohmann::json& value) {
-    lock.extra["recipe"] = value;
-    auto result = build::lock_recipe(lock, "l.json");
+    auto result = with_recipe(value);
     REQUIRE_FALSE(result.has_value());
     CHECK(result.error().code == ExitCode::usage);
     return result.error().message;
   };
   CHECK(message(nlohmann::json::array()) == "l.json: recipe: expected an object");
-  nlohmann::json recipe = build::recipe_to_json(pinned_recipe());
+  nlohmann::json recipe = lock::recipe_to_json(pinned_recipe());
   recipe["target"] = 3;
   CHECK(message(recipe) == "l.json: recipe: target: expected a string");
-  recipe = build::recipe_to_json(pinned_recipe());
+  recipe = lock::recipe_to_json(pinned_recipe());
   recipe["images"] = "none";
   CHECK(message(recipe) == "l.json: recipe: images: expected a list");
 }
@@ -164,7 +172,7 @@ TEST_CASE("read_locked_recipe: the recipe's bytes must have the sha256 the lock 
 TEST_CASE("render_lock: an upstream recipe needs sources.megatron") {
   test::ContextFixture f;
   f.lock.sources.clear();
-  f.lock.extra["recipe"] = build::recipe_to_json(pinned_recipe());
+  f.lock.recipe = pinned_recipe();
   build::RenderRequest request;
   auto out = build::render_lock(f.lock, f.lock_path, request);
   REQUIRE_FALSE(out.has_value());
@@ -175,7 +183,7 @@ TEST_CASE("render_lock: an upstream recipe needs sources.megatron") {
 TEST_CASE("render: the upstream template puts the directives first, then the pinned recipe") {
   auto lock = lock::read_lock(test::data_path("render/good_lock.json"));
   REQUIRE(lock.has_value());
-  lock->extra["recipe"] = build::recipe_to_json(pinned_recipe());
+  lock->recipe = pinned_recipe();
   auto tmpl = build::default_template(build::RecipeKind::upstream);
   REQUIRE(tmpl.has_value());
   auto out = build::render_dockerfile(*lock, "l.json", *tmpl, build::Verifier::include, k_recipe);
@@ -198,7 +206,7 @@ TEST_CASE("context: with an upstream recipe the tree is at the root, the project
   const auto plain = build::plan_context(f.lock, f.lock_path, "FROM x\n", {});
   REQUIRE(plain.has_value());
   CHECK(plain->dockerfile == "Dockerfile");
-  f.lock.extra["recipe"] = build::recipe_to_json(pinned_recipe());
+  f.lock.recipe = pinned_recipe();
   const auto plan = build::plan_context(f.lock, f.lock_path, "FROM y\n", {});
   REQUIRE_MESSAGE(plan.has_value(), (plan ? "" : plan.error().message));
   CHECK(plan->dockerfile == ".envlock/Dockerfile");

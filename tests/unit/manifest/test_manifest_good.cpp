@@ -35,11 +35,12 @@ TEST_CASE("manifest: the required keys alone take the defaults") {
   CHECK(m.expect.gpus.count == 0);
   CHECK(m.expect.gpus.model.empty());
   CHECK(m.expect.nccl_busbw_gbps.empty());
-  CHECK(m.expect.host == nlohmann::json::object());
-  CHECK(m.expect.resume == nlohmann::json::object());
+  CHECK(m.expect.host.empty());
+  CHECK(m.expect.resume == lock::ResumeExpect{});
   CHECK(m.enroot.squash_options == "-comp lzo -noD -exit-on-error");
   CHECK(m.enroot.source_date_epoch == 0);
-  CHECK(m.extra == nlohmann::json::object());
+  CHECK_FALSE(m.build.recipe.has_value());
+  CHECK_FALSE(m.build.context.has_value());
   const auto text = util::read_file(test::data_path("manifest/good_minimal.yaml"));
   REQUIRE(text.has_value());
   CHECK(m.sha256 == util::sha256_hex(*text));
@@ -61,9 +62,11 @@ TEST_CASE("manifest: every key, in flow and block style") {
   CHECK(m.python.sync_args == std::vector<std::string>{"--extra", "mlm"});
   CHECK(m.build.args ==
         std::map<std::string, std::string>{{"NCCL_VERSION", "2.30.7-1+cuda13.3"}, {"_PLAIN", "7"}});
-  CHECK(m.extra == nlohmann::json::parse(R"({"build": {
-      "recipe": {"upstream": "megatron", "path": "docker/Dockerfile.ci.dev", "target": "main"},
-      "context": ["patches", "configs/train.yaml"]}})"));
+  REQUIRE(m.build.recipe.has_value());
+  CHECK(m.build.recipe->upstream == "megatron");
+  CHECK(m.build.recipe->path == "docker/Dockerfile.ci.dev");
+  CHECK(m.build.recipe->target == "main");
+  CHECK(m.build.context == std::vector<std::string>{"patches", "configs/train.yaml"});
   // A plain 13.3 is read as its text.
   CHECK(m.expect.cuda == "13.3");
   CHECK(m.expect.nccl == "2.30.7");
@@ -73,10 +76,12 @@ TEST_CASE("manifest: every key, in flow and block style") {
   CHECK(m.expect.gpus.model == "NVIDIA B200");
   CHECK(m.expect.nccl_busbw_gbps ==
         std::map<std::string, double>{{"NVIDIA B200", 350.0}, {"NVIDIA H200", 312.5}});
-  // host and resume keep the core schema's types: quoted "580.95" stays a string.
-  CHECK(m.expect.host == nlohmann::json::parse(R"({"driver": "580.95", "kernel": {"min": 6.8},
-      "modules": ["nvidia", "nvidia_peermem"], "fabric": true, "note": null})"));
-  CHECK(m.expect.resume == nlohmann::json::parse(R"({"loss_rel": 0.001, "steps": 20})"));
+  // host and resume are typed; a quoted "580.95" stays a text, a plain 8 a number.
+  CHECK(lock::host_expect_to_json(m.expect.host) ==
+        nlohmann::json::parse(R"({"driver": "580.95", "kernel": ">=6.8,<6.9",
+      "modules": ["nvidia", "nvidia_peermem"], "gpu.count": 8})"));
+  CHECK(lock::resume_expect_to_json(m.expect.resume) ==
+        nlohmann::json::parse(R"({"loss_rel": 0.001, "steps": 20})"));
   CHECK(m.enroot.squash_options == "-comp zstd -noD");
   CHECK(m.enroot.source_date_epoch == 1700000000);
 }
@@ -86,7 +91,9 @@ TEST_CASE("manifest: build.recipe may be the string 'template'") {
   REQUIRE(text.has_value());
   const auto result = manifest::parse_manifest(*text + "build:\n  recipe: template\n", "m.yaml");
   REQUIRE_MESSAGE(result.has_value(), result.error().message);
-  CHECK(result->extra == nlohmann::json::parse(R"({"build": {"recipe": "template"}})"));
+  CHECK(result->build.recipe_template);
+  CHECK_FALSE(result->build.recipe.has_value());
+  CHECK(manifest::to_json(*result)["build"]["recipe"] == "template");
 }
 
 TEST_CASE("manifest: relative paths start at the manifest's folder") {

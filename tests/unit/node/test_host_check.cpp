@@ -18,6 +18,19 @@ json fixture_facts() {
   return node::collect_host_facts(sources);
 }
 
+// The typed form of one expect.host value.
+lock::HostExpectation expectation(const json& value) {
+  auto host = lock::read_host_expect({{"k", value}});
+  REQUIRE(host.has_value());
+  return host->at("k");
+}
+
+lock::HostExpect host_expect(const json& value) {
+  auto host = lock::read_host_expect(value);
+  REQUIRE(host.has_value());
+  return *host;
+}
+
 } // namespace
 
 TEST_SUITE("node.host_check") {
@@ -29,12 +42,16 @@ TEST_SUITE("node.host_check") {
     CHECK(*node::matches_spec("6.8.0-45-generic", ">=6.8,<6.9"));
     CHECK_FALSE(*node::matches_spec("6.11.0-1", ">=6.8,<6.9"));
     CHECK(*node::matches_spec("22.05.8", "==22.05.8"));
-    CHECK(*node::matches_expectation("8", json(8)));
-    CHECK(*node::matches_expectation("580.82.07", json{"580.65.06", "580.82.*"}));
+    CHECK(*node::matches_expectation("8", expectation(json(8))));
+    CHECK(*node::matches_expectation("580.82.07", expectation(json{"580.65.06", "580.82.*"})));
     const auto bad = node::matches_spec("6.8", ">=six");
     REQUIRE_FALSE(bad.has_value());
     CHECK(bad.error().message == "'>=six': 'six' is not a version");
-    CHECK(node::expectation_text(json{"a", "b.*"}) == "a or b.*");
+    CHECK(node::expectation_text(expectation(json{"a", "b.*"})) == "a or b.*");
+    const auto empty = lock::read_host_expect({{"driver", json::array()}});
+    REQUIRE_FALSE(empty.has_value());
+    CHECK(empty.error().message ==
+          "expect.host.driver: must be a string, a number or a non-empty list of them");
   }
 
   TEST_CASE("each expectation is one check, with reasons word for word") {
@@ -43,7 +60,7 @@ TEST_SUITE("node.host_check") {
                          {"driver", "575.*"},
                          {"gpu.count", 8},
                          {"kernal", "6.8"}};
-    const auto checks = node::check_host(fixture_facts(), expect);
+    const auto checks = node::check_host(fixture_facts(), host_expect(expect));
     REQUIRE(checks.size() == 5);
     // Sorted by key: driver, gpu.count, kernal, kernel, os.
     CHECK(checks[0].id == "host.driver");

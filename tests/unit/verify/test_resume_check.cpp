@@ -50,7 +50,7 @@ TEST_CASE("resume check: option and lock errors are input errors, word for word"
 
   options = resume_options(lock_with_resume(dir, {{"loss_abs", -1}}));
   CHECK(run_verification(options).error().message ==
-        "expect.resume.loss_abs: expected a number >= 0");
+        (dir.path() / "lock.json").string() + ": expect.resume.loss_abs: expected a number >= 0");
 
   options = resume_options(lock_with_resume(dir, nlohmann::json::object()));
   options.resume.python = dir.path() / "no-python";
