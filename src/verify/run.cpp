@@ -81,9 +81,10 @@ std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock
   gpu.no_gpu = options.no_gpu;
   gpu.devices = devices;
   gpu.quick = options.quick;
-  const SitePackages sites = find_site_packages(context);
-  gpu.site_packages = sites.own;
-  gpu.site_packages.insert(gpu.site_packages.end(), sites.inherited.begin(), sites.inherited.end());
+  const PythonEnvironment& env = context.python();
+  gpu.site_packages = env.sites;
+  gpu.site_packages.insert(gpu.site_packages.end(), env.inherited_sites.begin(),
+                           env.inherited_sites.end());
   return run_gpu_checks(lock, gpu);
 }
 
@@ -142,6 +143,12 @@ Result<Report> run_verification(const VerifyOptions& options) {
   report.mode = context.mode() == Mode::live ? "live" : "offline";
   report.lock_sha256 = lock::lock_sha256(lock);
   report.run = {utc_now(), host_name(), lock_path.string(), options.root.string(), 0};
+  const PythonEnvironment& env = context.python();
+  report.details["environment"] = environment_json(context, env);
+  report.notes.push_back(describe_environment(context, env));
+  for (const auto& warning : env.warnings) {
+    report.notes.push_back("warning: " + warning);
+  }
 
   std::vector<CheckResult> gpu;
   if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||

@@ -3,6 +3,7 @@
 #include "util/fs.hpp"
 #include "util/key_value.hpp"
 #include "util/strings.hpp"
+#include "verify/probes/python_env.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -122,6 +123,13 @@ std::optional<std::string> RunContext::env(const std::string& name) const {
 
 const std::vector<fs::path>& RunContext::library_dirs() const {
   return m_library_dirs;
+}
+
+const PythonEnvironment& RunContext::python() const {
+  if (!m_python) {
+    m_python = std::make_shared<const PythonEnvironment>(find_python_environment(*this));
+  }
+  return *m_python;
 }
 
 std::optional<fs::path> RunContext::find_library(std::string_view file_name) const {

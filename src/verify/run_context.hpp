@@ -8,12 +8,15 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace envlock::verify {
+
+struct PythonEnvironment; // probes/python_env.hpp
 
 // live: the probes may load the image's libraries (this is the running container or node).
 // offline: --root names an unpacked image or a mounted squashfs; nothing in it is executed.
@@ -42,6 +45,9 @@ public:
   [[nodiscard]] const std::vector<std::filesystem::path>& library_dirs() const;
   // The first library folder holding `file_name`, as a host path.
   [[nodiscard]] std::optional<std::filesystem::path> find_library(std::string_view file_name) const;
+  // The checked system's Python environment (find_python_environment), found on the first call;
+  // every check that looks at Python uses this one.
+  [[nodiscard]] const PythonEnvironment& python() const;
 
 private:
   const lock::Lock& m_lock;
@@ -50,6 +56,7 @@ private:
   std::filesystem::path m_root;
   std::map<std::string, std::string> m_image_env;
   std::vector<std::filesystem::path> m_library_dirs;
+  mutable std::shared_ptr<const PythonEnvironment> m_python;
 };
 
 } // namespace envlock::verify

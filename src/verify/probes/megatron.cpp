@@ -21,7 +21,7 @@ struct CommitFound {
 };
 
 std::optional<CommitFound> commit_from_dist_info(const RunContext& context) {
-  const auto installed = scan_distributions(find_site_packages(context));
+  const auto installed = scan_distributions(context.python());
   for (const char* name : {"megatron-core", "megatron-lm"}) {
     const auto it = installed.find(name);
     if (it == installed.end()) {

@@ -146,7 +146,7 @@ std::vector<CheckResult> probe_nccl(const RunContext& context) {
   const std::string& expected = context.lock().expect.nccl;
   const auto system = system_nccl(context);
   std::optional<NcclFound> torch;
-  if (auto install = find_torch(find_site_packages(context))) {
+  if (auto install = find_torch(context.python())) {
     torch = torch_nccl(context, install->dir, system);
   }
   const std::optional<NcclFound>& checked = torch ? torch : system;

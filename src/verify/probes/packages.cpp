@@ -81,10 +81,13 @@ CheckResult record_check(const std::map<std::string, Distribution>& installed) {
   return check;
 }
 
-// "3.12" from a site-packages path (.../lib/python3.12/site-packages), else from the venv's
-// pyvenv.cfg "version = 3.12.3"; empty when neither says.
-std::string python_version(const SitePackages& sites) {
-  for (const auto& site : sites.own) {
+// The environment's version, else "3.12" from a site-packages path (.../lib/python3.12/
+// site-packages); empty when neither says.
+std::string python_version(const PythonEnvironment& env) {
+  if (!env.version.empty()) {
+    return env.version;
+  }
+  for (const auto& site : env.sites) {
     for (const auto& part : site) {
       const std::string name = part.string();
       if (name.rfind("python3.", 0) == 0) {
@@ -95,11 +98,11 @@ std::string python_version(const SitePackages& sites) {
   return {};
 }
 
-CheckResult python_check(const RunContext& context, const SitePackages& sites) {
+CheckResult python_check(const RunContext& context, const PythonEnvironment& env) {
   const std::string id = "packages.python";
   const std::string title = "Python version";
   const std::string& expected = context.lock().expect.python;
-  const std::string found = python_version(sites);
+  const std::string found = python_version(env);
   if (found.empty()) {
     return expected.empty() ? skipped(id, title, "", "no python3.X site-packages found")
                             : failed(id, title, expected, "", "no python3.X site-packages found");
@@ -108,7 +111,12 @@ CheckResult python_check(const RunContext& context, const SitePackages& sites) {
                           ? passed(id, title, expected, found)
                           : failed(id, title, expected, found,
                                    "Python " + found + " differs from the lock's " + expected);
-  check.details["site_packages"] = context.shown(sites.own.front());
+  if (!env.python.empty()) {
+    check.details["python"] = env.python;
+  }
+  if (!env.sites.empty()) {
+    check.details["site_packages"] = context.shown(env.sites.front());
+  }
   return check;
 }
 
@@ -116,18 +124,18 @@ CheckResult python_check(const RunContext& context, const SitePackages& sites) {
 
 std::vector<CheckResult> probe_packages(const RunContext& context) {
   const auto& locked = context.lock().python.uv_lock.packages;
-  const SitePackages sites = find_site_packages(context);
-  std::vector<CheckResult> out = {python_check(context, sites)};
+  const PythonEnvironment& env = context.python();
+  std::vector<CheckResult> out = {python_check(context, env)};
   if (locked.empty()) {
     const std::string reason = "the lock lists no Python packages";
     out.push_back(skipped("packages.installed", "locked packages installed", "", reason));
     out.push_back(skipped("packages.unexpected", "no packages beyond the lock", "", reason));
     return out;
   }
-  const auto installed = scan_distributions(sites);
-  nlohmann::json where = {{"source", sites.source},
-                          {"site_packages", site_list(context, sites.own)},
-                          {"inherited", site_list(context, sites.inherited)}};
+  const auto installed = scan_distributions(env);
+  nlohmann::json where = {{"source", env.found_by},
+                          {"site_packages", site_list(context, env.sites)},
+                          {"inherited", site_list(context, env.inherited_sites)}};
 
   std::map<std::string, std::set<std::string>> wanted; // key -> versions ("" = any)
   for (const auto& package : locked) {

@@ -1,9 +1,13 @@
 #include "verify/probes/python_env.hpp"
 
 #include "util/fs.hpp"
+#include "util/key_value.hpp"
 #include "util/strings.hpp"
+#include "verify/probes/versions.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <system_error>
 
 namespace envlock::verify {
@@ -12,9 +16,28 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char* k_default_path =
+    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
 bool is_dir(const fs::path& path) {
   std::error_code ec;
   return fs::is_directory(path, ec);
+}
+
+bool is_file(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+// "3.12" from "3.12.3", "3.12" or "python3.12"; empty when it is none of those.
+std::string python_version_of(std::string_view text) {
+  if (text.starts_with("python")) {
+    text.remove_prefix(6);
+  }
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text.front())) == 0) {
+    return {};
+  }
+  return major_minor(text).value_or("");
 }
 
 // Sorted children of `dir` whose names start with `prefix` and that are folders.
@@ -23,7 +46,7 @@ std::vector<fs::path> subdirs(const fs::path& dir, std::string_view prefix) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) == 0 && is_dir(entry.path())) {
+    if (name.starts_with(prefix) && is_dir(entry.path())) {
       out.push_back(entry.path());
     }
   }
@@ -37,6 +60,77 @@ void add_existing(std::vector<fs::path>& out, const fs::path& dir) {
   }
 }
 
+// The image path `path` without its last part ("/opt/venv/bin" -> "/opt/venv").
+std::string parent_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos || slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+
+std::string joined(const std::string& dir, std::string_view name) {
+  return dir == "/" ? "/" + std::string(name) : dir + "/" + std::string(name);
+}
+
+// Every pythonX.Y folder's site-packages and dist-packages under the image folder `lib`.
+void add_all_versions(const RunContext& context, const std::string& lib, std::string_view leaf,
+                      std::vector<fs::path>& out) {
+  for (const auto& python : subdirs(context.at(lib), "python3.")) {
+    add_existing(out, python / fs::path(leaf));
+  }
+}
+
+// Whether /usr's Python is a Debian or Ubuntu one, whose site module reads dist-packages: the
+// system says so (/etc/debian_version), or a dist-packages folder of it exists.
+bool debian_layout(const RunContext& context, const std::string& version) {
+  if (is_file(context.at("/etc/debian_version")) ||
+      is_dir(context.at("/usr/lib/python3/dist-packages"))) {
+    return true;
+  }
+  if (version.empty()) {
+    return false;
+  }
+  return is_dir(context.at("/usr/local/lib/python" + version + "/dist-packages")) ||
+         is_dir(context.at("/usr/lib/python" + version + "/dist-packages"));
+}
+
+// The site folders of the Python installed under the image folder `prefix` (no virtual env):
+// Debian's layout for a distro Python (/usr, with /usr/lib/python3/dist-packages), the
+// lib64/lib site-packages of other distributions, and PREFIX/lib/pythonX.Y/site-packages for a
+// Python built into its own prefix (/usr/local, /opt/conda). Without a version, every version's.
+std::vector<fs::path> base_sites(const RunContext& context, const std::string& prefix,
+                                 const std::string& version) {
+  std::vector<fs::path> out;
+  const std::string py = "python" + version;
+  if (prefix == "/usr" && debian_layout(context, version)) {
+    if (version.empty()) {
+      add_all_versions(context, "/usr/local/lib", "dist-packages", out);
+    } else {
+      add_existing(out, context.at("/usr/local/lib/" + py + "/dist-packages"));
+    }
+    add_existing(out, context.at("/usr/lib/python3/dist-packages"));
+    if (version.empty()) {
+      add_all_versions(context, "/usr/lib", "dist-packages", out);
+    } else {
+      add_existing(out, context.at("/usr/lib/" + py + "/dist-packages"));
+    }
+    return out;
+  }
+  std::vector<std::string> libs;
+  if (prefix == "/usr") {
+    libs = {"/usr/local/lib64", "/usr/local/lib", "/usr/lib64", "/usr/lib"};
+  } else {
+    libs = {joined(prefix, "lib"), joined(prefix, "lib64")};
+  }
+  for (const auto& lib : libs) {
+    if (version.empty()) {
+      add_all_versions(context, lib, "site-packages", out);
+    } else {
+      add_existing(out, context.at(lib + "/" + py + "/site-packages"));
+    }
+  }
+  return out;
+}
+
+// The folders a checked system without any interpreter found still has: every Python's.
 std::vector<fs::path> system_sites(const RunContext& context) {
   std::vector<fs::path> out;
   for (const auto& python : subdirs(context.at("/usr/local/lib"), "python3")) {
@@ -50,47 +144,215 @@ std::vector<fs::path> system_sites(const RunContext& context) {
   return out;
 }
 
-// A virtual environment's site-packages folders and whether it sees the system's.
-bool venv_sites(const fs::path& venv, std::vector<fs::path>& out) {
-  for (const char* lib : {"lib", "lib64"}) {
-    for (const auto& python : subdirs(venv / lib, "python3")) {
-      add_existing(out, python / "site-packages");
+struct VenvConfig {
+  std::string home;
+  std::string version;
+  bool include_system = false;
+};
+
+VenvConfig read_venv_config(const std::string& text) {
+  VenvConfig cfg;
+  util::for_each_key_value(text, [&](std::string_view key, std::string_view value) {
+    const std::string_view v = util::trim(value);
+    if (key == "home") {
+      cfg.home = std::string(v);
+    } else if (key == "include-system-site-packages") {
+      cfg.include_system = util::to_lower(v) == "true";
+    } else if ((key == "version" || key == "version_info") && cfg.version.empty()) {
+      cfg.version = python_version_of(v);
     }
-  }
-  auto cfg = util::read_file_limited(venv / "pyvenv.cfg", 1 << 16);
-  if (!cfg) {
-    return false;
-  }
-  for (const auto& line : util::split(*cfg, '\n')) {
-    const auto eq = line.find('=');
-    if (eq != std::string::npos &&
-        util::trim(std::string_view(line).substr(0, eq)) == "include-system-site-packages") {
-      return util::to_lower(util::trim(std::string_view(line).substr(eq + 1))) == "true";
-    }
-  }
-  return false;
+  });
+  return cfg;
 }
 
-// Core metadata headers stop at the first blank line.
-void read_metadata(const fs::path& dist_info, Distribution& dist) {
-  auto text = util::read_file_limited(dist_info / "METADATA", 16 << 20);
-  if (!text) {
-    return;
-  }
-  for (const auto& line : util::split(*text, '\n')) {
-    const std::string_view view = util::trim(line);
-    if (view.empty()) {
+// The interpreter's real file as an image path, following links inside the checked system.
+std::string real_interpreter(const RunContext& context, const std::string& python) {
+  return context.shown(context.resolve(context.at(python)));
+}
+
+// The environment of the interpreter `python` (an image path), as CPython's site would see it.
+PythonEnvironment environment_of(const RunContext& context, const std::string& python,
+                                 const std::string& found_by) {
+  PythonEnvironment env;
+  env.python = python;
+  env.found_by = found_by;
+  const std::string bin = parent_of(python);
+  std::optional<std::string> cfg_dir;
+  for (const std::string& dir : {bin, parent_of(bin)}) {
+    if (is_file(context.at(joined(dir, "pyvenv.cfg")))) {
+      cfg_dir = dir;
       break;
     }
-    if (view.rfind("Name:", 0) == 0) {
-      dist.name = std::string(util::trim(view.substr(5)));
-    } else if (view.rfind("Version:", 0) == 0) {
-      dist.version = std::string(util::trim(view.substr(8)));
+  }
+  const std::string real = real_interpreter(context, python);
+  const std::string real_version = python_version_of(fs::path(real).filename().string());
+  if (cfg_dir) {
+    env.virtual_env = true;
+    const auto text = util::read_file_limited(context.at(joined(*cfg_dir, "pyvenv.cfg")), 1 << 16);
+    const VenvConfig cfg = read_venv_config(text ? *text : std::string());
+    env.version = !cfg.version.empty() ? cfg.version : real_version;
+    for (const char* lib : {"lib", "lib64"}) {
+      const std::string lib_dir = joined(*cfg_dir, lib);
+      if (env.version.empty()) {
+        add_all_versions(context, lib_dir, "site-packages", env.sites);
+      } else {
+        add_existing(env.sites, context.at(lib_dir + "/python" + env.version + "/site-packages"));
+      }
+    }
+    if (cfg.include_system) {
+      const std::string home = cfg.home.empty() ? parent_of(real) : cfg.home;
+      env.inherited_sites = base_sites(context, parent_of(home), env.version);
+    }
+    return env;
+  }
+  const std::string prefix = parent_of(parent_of(real));
+  env.version = real_version;
+  if (env.version.empty()) {
+    const auto versions = subdirs(context.at(joined(prefix, "lib")), "python3.");
+    if (versions.size() == 1) {
+      env.version = python_version_of(versions.front().filename().string());
     }
   }
+  env.sites = base_sites(context, prefix, env.version);
+  return env;
+}
+
+// python3 in the first folder of PATH that has one (the process's PATH when live, the image's
+// /etc/environment PATH offline), as an image path.
+std::optional<std::string> python_on_path(const RunContext& context) {
+  const std::string path = context.env("PATH").value_or(k_default_path);
+  for (const auto& dir : util::split(path, ':')) {
+    if (dir.empty() || dir.front() != '/') {
+      continue;
+    }
+    const std::string candidate = joined(dir, "python3");
+    if (is_file(context.resolve(context.at(candidate)))) {
+      return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
+// A virtual environment folder's interpreter, when the folder holds an environment.
+std::optional<std::string> venv_python(const RunContext& context, const std::string& dir) {
+  if (dir.empty() || dir.front() != '/') {
+    return std::nullopt;
+  }
+  const std::string python = joined(dir, "bin/python3");
+  if (is_file(context.at(joined(dir, "pyvenv.cfg"))) ||
+      is_file(context.resolve(context.at(python)))) {
+    return python;
+  }
+  return std::nullopt;
+}
+
+// What makes two environments the same: the virtual environment's folder, else the real
+// interpreter.
+std::string identity(const RunContext& context, const PythonEnvironment& env) {
+  if (env.virtual_env) {
+    return parent_of(parent_of(env.python));
+  }
+  return env.python.empty() ? std::string() : real_interpreter(context, env.python);
+}
+
+std::vector<std::string> shown_list(const RunContext& context, const std::vector<fs::path>& dirs) {
+  std::vector<std::string> out;
+  out.reserve(dirs.size());
+  for (const auto& dir : dirs) {
+    out.push_back(context.shown(dir));
+  }
+  return out;
 }
 
 } // namespace
+
+PythonEnvironment find_python_environment(const RunContext& context) {
+  const auto& options = context.options();
+  if (!options.site_packages.empty()) {
+    PythonEnvironment env;
+    env.found_by = "--site-packages";
+    for (const auto& dir : options.site_packages) {
+      add_existing(env.sites, dir);
+    }
+    return env;
+  }
+  std::vector<std::string> warnings;
+  if (!options.resume.python.empty()) {
+    const std::string python = options.resume.python.string();
+    if (is_file(context.resolve(context.at(python)))) {
+      return environment_of(context, python, "--python");
+    }
+    warnings.push_back("--python " + python + ": no such file");
+  }
+  // The candidates after --python, in order; the first whose interpreter exists and yields a
+  // site folder wins.
+  std::vector<std::pair<std::string, std::optional<std::string>>> candidates;
+  const auto locked = context.lock().build_args.find("UV_PROJECT_ENVIRONMENT");
+  if (locked != context.lock().build_args.end()) {
+    const auto python = venv_python(context, locked->second);
+    if (!python) {
+      warnings.push_back("the lock's build_args.UV_PROJECT_ENVIRONMENT (" + locked->second +
+                         ") is not a Python environment here");
+    }
+    candidates.emplace_back("the lock's build_args.UV_PROJECT_ENVIRONMENT", python);
+  }
+  for (const char* variable : {"UV_PROJECT_ENVIRONMENT", "VIRTUAL_ENV"}) {
+    if (const auto value = context.env(variable); value && !value->empty()) {
+      candidates.emplace_back(variable, venv_python(context, *value));
+    }
+  }
+  const auto on_path = python_on_path(context);
+  candidates.emplace_back("PATH", on_path);
+  candidates.emplace_back("/opt/venv", venv_python(context, "/opt/venv"));
+
+  std::optional<PythonEnvironment> chosen;
+  for (const auto& [found_by, python] : candidates) {
+    if (!python) {
+      continue;
+    }
+    PythonEnvironment env = environment_of(context, *python, found_by);
+    if (env.sites.empty()) {
+      warnings.push_back(*python + " (" + found_by + "): no site-packages folder found for it");
+      continue;
+    }
+    chosen = std::move(env);
+    break;
+  }
+  if (!chosen) {
+    chosen = PythonEnvironment{};
+    chosen->found_by = "the system folders";
+    chosen->sites = system_sites(context);
+  } else if (on_path && chosen->found_by != "PATH") {
+    const PythonEnvironment path_env = environment_of(context, *on_path, "PATH");
+    if (identity(context, path_env) != identity(context, *chosen)) {
+      warnings.push_back("python3 on PATH is " + *on_path + ", another environment than " +
+                         chosen->python + " (" + chosen->found_by + "), which was checked");
+    }
+  }
+  chosen->warnings = std::move(warnings);
+  return *chosen;
+}
+
+std::string describe_environment(const RunContext& context, const PythonEnvironment& env) {
+  const std::string how = env.found_by == "PATH" ? "found on PATH" : "found by " + env.found_by;
+  std::string out = "python: " + (env.python.empty() ? std::string("none") : env.python) + " (" +
+                    how + "), site-packages: ";
+  out += env.sites.empty() ? std::string("none") : util::join(shown_list(context, env.sites), ", ");
+  if (!env.inherited_sites.empty()) {
+    out += ", inherited: " + util::join(shown_list(context, env.inherited_sites), ", ");
+  }
+  return out;
+}
+
+nlohmann::json environment_json(const RunContext& context, const PythonEnvironment& env) {
+  return {{"python", env.python},
+          {"found_by", env.found_by},
+          {"version", env.version},
+          {"virtual_env", env.virtual_env},
+          {"sites", shown_list(context, env.sites)},
+          {"inherited_sites", shown_list(context, env.inherited_sites)},
+          {"warnings", env.warnings}};
+}
 
 std::string pep503_name(std::string_view name) {
   std::string out;
@@ -109,40 +371,30 @@ std::string pep503_name(std::string_view name) {
   return out;
 }
 
-SitePackages find_site_packages(const RunContext& context) {
-  SitePackages sites;
-  if (!context.options().site_packages.empty()) {
-    for (const auto& dir : context.options().site_packages) {
-      add_existing(sites.own, dir);
-    }
-    sites.source = "--site-packages";
-    return sites;
+namespace {
+
+// Core metadata headers stop at the first blank line.
+void read_metadata(const fs::path& dist_info, Distribution& dist) {
+  auto text = util::read_file_limited(dist_info / "METADATA", 16 << 20);
+  if (!text) {
+    return;
   }
-  std::vector<std::pair<std::string, fs::path>> venvs;
-  for (const char* name : {"UV_PROJECT_ENVIRONMENT", "VIRTUAL_ENV"}) {
-    if (auto value = context.env(name); value && !value->empty() && value->front() == '/') {
-      venvs.emplace_back(name, context.at(*value));
+  for (const auto& line : util::split(*text, '\n')) {
+    const std::string_view view = util::trim(line);
+    if (view.empty()) {
+      break;
     }
-  }
-  venvs.emplace_back("/opt/venv", context.at("/opt/venv"));
-  for (const auto& [source, venv] : venvs) {
-    std::vector<fs::path> own;
-    const bool include_system = venv_sites(venv, own);
-    if (!own.empty()) {
-      sites.own = std::move(own);
-      sites.source = source;
-      if (include_system) {
-        sites.inherited = system_sites(context);
-      }
-      return sites;
+    if (view.starts_with("Name:")) {
+      dist.name = std::string(util::trim(view.substr(5)));
+    } else if (view.starts_with("Version:")) {
+      dist.version = std::string(util::trim(view.substr(8)));
     }
   }
-  sites.own = system_sites(context);
-  sites.source = "system";
-  return sites;
 }
 
-std::map<std::string, Distribution> scan_distributions(const SitePackages& sites) {
+} // namespace
+
+std::map<std::string, Distribution> scan_distributions(const PythonEnvironment& env) {
   std::map<std::string, Distribution> out;
   auto scan = [&](const fs::path& site, bool inherited) {
     std::vector<fs::path> found;
@@ -171,10 +423,10 @@ std::map<std::string, Distribution> scan_distributions(const SitePackages& sites
       out.emplace(dist.key, std::move(dist));
     }
   };
-  for (const auto& site : sites.own) {
+  for (const auto& site : env.sites) {
     scan(site, false);
   }
-  for (const auto& site : sites.inherited) {
+  for (const auto& site : env.inherited_sites) {
     scan(site, true);
   }
   return out;

@@ -124,8 +124,7 @@ CheckResult cudnn_check(const RunContext& context, const std::optional<TorchInst
 } // namespace
 
 std::vector<CheckResult> probe_torch(const RunContext& context) {
-  const auto sites = find_site_packages(context);
-  const auto torch = find_torch(sites);
+  const auto torch = find_torch(context.python());
   const std::string& expected = context.lock().expect.pytorch;
   std::vector<CheckResult> out;
   if (!torch) {

@@ -23,9 +23,9 @@ std::map<std::string, std::string> parse_version_py(std::string_view text) {
   return out;
 }
 
-std::optional<TorchInstall> find_torch(const SitePackages& sites) {
-  std::vector<std::filesystem::path> all = sites.own;
-  all.insert(all.end(), sites.inherited.begin(), sites.inherited.end());
+std::optional<TorchInstall> find_torch(const PythonEnvironment& env) {
+  std::vector<std::filesystem::path> all = env.sites;
+  all.insert(all.end(), env.inherited_sites.begin(), env.inherited_sites.end());
   for (const auto& site : all) {
     auto text = util::read_file_limited(site / "torch" / "version.py", 1 << 20);
     if (!text) {

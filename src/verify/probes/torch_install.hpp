@@ -26,6 +26,6 @@ struct TorchInstall {
 
 // The first torch/version.py in the site-packages folders (own ones first); nothing when PyTorch
 // is not installed or version.py has no __version__.
-std::optional<TorchInstall> find_torch(const SitePackages& sites);
+std::optional<TorchInstall> find_torch(const PythonEnvironment& env);
 
 } // namespace envlock::verify

@@ -32,6 +32,11 @@ struct Report {
   std::string lock_sha256;
   std::vector<std::string> gpu_uuids;
   std::vector<CheckResult> checks;
+  // What the run looked at as a whole: "environment", the Python environment it checked and how
+  // it found it (probes/python_env.hpp).
+  nlohmann::json details = nlohmann::json::object();
+  // Lines shown above the table: the Python environment, then any warning ("warning: ...").
+  std::vector<std::string> notes;
   RunFacts run;
 };
 

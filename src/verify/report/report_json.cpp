@@ -60,6 +60,7 @@ nlohmann::json report_to_json(const Report& report) {
       {"summary",
        {{"passed", summary.passed}, {"failed", summary.failed}, {"skipped", summary.skipped}}},
       {"checks", checks},
+      {"details", report.details},
       {"run",
        {{"started_at", report.run.started_at},
         {"hostname", report.run.hostname},

@@ -63,8 +63,12 @@ std::string report_to_table(const Report& report, Colour colour) {
     expected_width = std::max(expected_width, cell(check.expected).size());
     found_width = std::max(found_width, cell(check.found).size());
   }
-  std::string out = pad("", 6) + pad("check", id_width) + "  " + pad("expected", expected_width) +
-                    "  " + pad("found", found_width) + "  reason\n";
+  std::string out;
+  for (const auto& note : report.notes) {
+    out += note + "\n";
+  }
+  out += pad("", 6) + pad("check", id_width) + "  " + pad("expected", expected_width) + "  " +
+         pad("found", found_width) + "  reason\n";
   for (const auto& check : report.checks) {
     std::string outcome = label(check.outcome);
     if (colour == Colour::on) {

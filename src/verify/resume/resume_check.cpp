@@ -4,6 +4,7 @@
 #include "util/fs.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
+#include "verify/probes/python_env.hpp"
 #include "verify/resume/runs.hpp"
 #include "verify/resume/script.hpp"
 
@@ -121,7 +122,7 @@ Result<CheckResult> compute_result(const TimedRun& run) {
 }
 
 Result<std::vector<CheckResult>> run_trainer(const ResumeOptions& options, const ResumeWork& work) {
-  ENVLOCK_TRY_ASSIGN(const fs::path python, find_resume_python(options));
+  ENVLOCK_TRY_ASSIGN(const fs::path python, find_resume_python(options, work.environment_python));
   ENVLOCK_TRY_ASSIGN(const fs::path script, find_resume_script(options, work.dir));
   Trainer trainer{python,
                   script,
@@ -194,7 +195,7 @@ Result<std::vector<CheckResult>> run_resume_check(const RunContext& context) {
     }
   }
   ENVLOCK_TRY_ASSIGN(const fs::path data, prepare_data(options, dir));
-  const ResumeWork work{dir, data, tolerance};
+  const ResumeWork work{dir, data, tolerance, context.python().python};
   if (!options.train_cmd.empty()) {
     return run_train_cmd_check(options, work);
   }

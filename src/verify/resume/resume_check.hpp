@@ -18,6 +18,7 @@ struct ResumeWork {
   std::filesystem::path dir;
   std::filesystem::path data; // the indexed dataset prefix
   ResumeTolerance tolerance;
+  std::filesystem::path environment_python; // the checked environment's interpreter, if any
 };
 
 // Runs the check. Results: resume.compute, resume.runs, resume.loss, resume.lr, resume.params

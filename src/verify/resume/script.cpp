@@ -3,8 +3,6 @@
 #include "util/fs.hpp"
 #include "util/process.hpp"
 
-#include <cstdlib>
-
 namespace envlock::verify {
 
 namespace generated {
@@ -24,27 +22,21 @@ bool is_file(const fs::path& path) {
 
 } // namespace
 
-Result<fs::path> find_resume_python(const ResumeOptions& options) {
+Result<fs::path> find_resume_python(const ResumeOptions& options, const fs::path& environment) {
   if (!options.python.empty()) {
     if (!is_file(options.python)) {
       return input_error("--python " + options.python.string() + ": no such file");
     }
     return options.python;
   }
-  for (const char* variable : {"VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT"}) {
-    const char* value = std::getenv(variable);
-    if (value != nullptr && *value != '\0' && is_file(fs::path(value) / "bin" / "python3")) {
-      return fs::path(value) / "bin" / "python3";
-    }
-  }
-  if (is_file("/opt/venv/bin/python3")) {
-    return fs::path("/opt/venv/bin/python3");
+  if (!environment.empty() && is_file(environment)) {
+    return environment;
   }
   if (auto found = util::find_program("python3")) {
     return *found;
   }
-  return env_error("resume check: no python3 found (looked in VIRTUAL_ENV, "
-                   "UV_PROJECT_ENVIRONMENT, /opt/venv and PATH; use --python)");
+  return env_error("resume check: no python3 found (looked for the checked environment's "
+                   "interpreter and on PATH; use --python)");
 }
 
 std::vector<fs::path> resume_script_dirs() {

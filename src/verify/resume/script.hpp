@@ -9,11 +9,13 @@
 
 namespace envlock::verify {
 
-// The Python to train with: --python; else python3 of $VIRTUAL_ENV, $UV_PROJECT_ENVIRONMENT or
-// /opt/venv; else python3 on PATH. An environment error when none exists:
-// "resume check: no python3 found (looked in VIRTUAL_ENV, UV_PROJECT_ENVIRONMENT, /opt/venv and
-// PATH; use --python)".
-Result<std::filesystem::path> find_resume_python(const ResumeOptions& options);
+// The Python to train with: --python (an input error when it does not exist); else the
+// interpreter of the checked environment (`environment`, from find_python_environment: the
+// lock's UV_PROJECT_ENVIRONMENT, UV_PROJECT_ENVIRONMENT, VIRTUAL_ENV, python3 on PATH,
+// /opt/venv); else python3 on PATH. An environment error when none exists: "resume check: no
+// python3 found (looked for the checked environment's interpreter and on PATH; use --python)".
+Result<std::filesystem::path> find_resume_python(const ResumeOptions& options,
+                                                 const std::filesystem::path& environment);
 
 // The folders searched for envlock_resume.py, in order: the executable's own folder, then
 // ../share/envlock/resume beside it (the installed layout), then ../share/resume (a build folder
