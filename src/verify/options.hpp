@@ -25,6 +25,7 @@ struct ResumeOptions {
   int gpus = 1;                   // --gpus N: N > 1 runs under torchrun with DDP
   std::string train_cmd;          // --train-cmd: a user's training command instead
   std::string loss_pattern;       // --loss-pattern for --train-cmd's log; empty: Megatron's
+  std::string log_convention;     // --log-convention megatron|plain; empty: by the pattern
   std::filesystem::path script;   // --resume-script; empty: looked for, else the embedded one
   std::filesystem::path python;   // --python; empty: the environment's python3
   std::filesystem::path work_dir; // --work-dir (kept); empty: a temporary folder

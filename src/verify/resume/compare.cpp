@@ -21,7 +21,8 @@ struct SeriesDiff {
   double max_rel = 0;
   bool bit_identical = true;
   std::int64_t compared = 0;
-  std::string failure; // the first step outside the tolerance, in words
+  std::string failure;           // the first step outside the tolerance, in words
+  std::int64_t failing_step = 0; // that step; 0 when none
 };
 
 bool same_bits(double a, double b) {
@@ -42,9 +43,27 @@ const char* source_name(std::int64_t step, const ResumeTolerance& tolerance) {
   return step <= tolerance.checkpoint_step ? "first" : "resumed";
 }
 
+// The value the stitched run should show at `step` for `pick`, when the continuous run's is
+// `continuous`: the same, except the resumed process's second step under Megatron-LM's log
+// convention, which shows the mean of its first two steps.
+std::optional<double> expected_at(const ResumeRuns& runs, const ResumeTolerance& tolerance,
+                                  const Pick& pick, std::int64_t step, bool averaged,
+                                  std::optional<double> continuous) {
+  if (!averaged || step != tolerance.checkpoint_step + 2 || !continuous) {
+    return continuous;
+  }
+  const auto previous = runs.continuous.steps.find(step - 1);
+  const auto before =
+      previous == runs.continuous.steps.end() ? std::nullopt : pick(previous->second);
+  if (!before) {
+    return continuous;
+  }
+  return (*before + *continuous) / 2;
+}
+
 SeriesDiff compare_series(const ResumeRuns& runs, const ResumeTolerance& tolerance,
                           const Pick& pick, double abs_tolerance, double rel_tolerance,
-                          std::string_view what) {
+                          std::string_view what, bool averaged) {
   SeriesDiff diff;
   for (std::int64_t step = 1; step <= tolerance.steps; ++step) {
     const RunLog& log = source(runs, step, tolerance);
@@ -56,9 +75,12 @@ SeriesDiff compare_series(const ResumeRuns& runs, const ResumeTolerance& toleran
                                                                  : source_name(step, tolerance)) +
                      " run";
       diff.bit_identical = false;
+      diff.failing_step = step;
       return diff;
     }
-    const auto expected = pick(expected_it->second);
+    const bool mean_step = averaged && step == tolerance.checkpoint_step + 2;
+    const auto expected =
+        expected_at(runs, tolerance, pick, step, averaged, pick(expected_it->second));
     const auto found = pick(found_it->second);
     if (!expected || !found) {
       continue;
@@ -72,13 +94,21 @@ SeriesDiff compare_series(const ResumeRuns& runs, const ResumeTolerance& toleran
       diff.max_abs = std::max(diff.max_abs, std::isnan(delta) ? INFINITY : delta);
       diff.max_rel = std::max(diff.max_rel, std::isnan(rel) ? INFINITY : rel);
     }
-    const bool within = delta <= abs_tolerance + rel_tolerance * std::fabs(*expected);
+    // A mean of printed values differs from the printed mean by up to one unit of the last
+    // printed digit.
+    const double allowed = abs_tolerance + rel_tolerance * std::fabs(*expected) +
+                           (mean_step ? found_it->second.loss_resolution : 0);
+    const bool within = delta <= allowed;
     if (!identical && !within && diff.failure.empty()) {
-      diff.failure = std::string(what) + " diverges at step " + std::to_string(step) + ": " +
-                     source_name(step, tolerance) + " run " + show_float(*found) +
-                     ", continuous run " + show_float(*expected) + " (|diff| " +
-                     show_number(delta) + ", allowed " +
-                     show_number(abs_tolerance + rel_tolerance * std::fabs(*expected)) + ")";
+      diff.failure =
+          std::string(what) + " diverges at step " + std::to_string(step) + ": " +
+          source_name(step, tolerance) + " run " + show_float(*found) + ", continuous run " +
+          (mean_step
+               ? "mean of steps " + std::to_string(step - 1) + " and " + std::to_string(step) + " "
+               : std::string()) +
+          show_float(*expected) + " (|diff| " + show_number(delta) + ", allowed " +
+          show_number(allowed) + ")";
+      diff.failing_step = step;
     }
   }
   return diff;
@@ -98,6 +128,9 @@ CheckResult series_result(std::string id, std::string title, const SeriesDiff& d
   result.figures = {{"max_abs_diff", diff.max_abs, ""}, {"max_rel_diff", diff.max_rel, ""}};
   result.details["bit_identical"] = diff.bit_identical;
   result.details["steps_compared"] = diff.compared;
+  if (diff.failing_step != 0) {
+    result.details["first_diverging_step"] = diff.failing_step;
+  }
   return result;
 }
 
@@ -110,9 +143,10 @@ std::string show_float(double value) {
 }
 
 CheckResult compare_losses(const ResumeRuns& runs, const ResumeTolerance& tolerance) {
+  const bool averaged = runs.resumed.convention == LogConvention::megatron;
   const SeriesDiff diff = compare_series(
       runs, tolerance, [](const StepRecord& r) -> std::optional<double> { return r.loss; },
-      tolerance.loss_abs, tolerance.loss_rel, "loss");
+      tolerance.loss_abs, tolerance.loss_rel, "loss", averaged);
   return series_result("resume.loss", "Loss after resuming", diff,
                        "within " + show_number(tolerance.loss_abs) + " + " +
                            show_number(tolerance.loss_rel) + " x |loss|",
@@ -122,13 +156,51 @@ CheckResult compare_losses(const ResumeRuns& runs, const ResumeTolerance& tolera
 CheckResult compare_learning_rates(const ResumeRuns& runs, const ResumeTolerance& tolerance) {
   const SeriesDiff diff = compare_series(
       runs, tolerance, [](const StepRecord& r) { return r.lr; }, tolerance.lr_abs, 0,
-      "learning rate");
+      "learning rate", false);
   const std::string expected = "within " + show_number(tolerance.lr_abs);
   if (diff.compared == 0 && diff.failure.empty()) {
     return skipped("resume.lr", "Learning rate schedule", expected,
                    "the training log carries no learning rate");
   }
   return series_result("resume.lr", "Learning rate schedule", diff, expected, tolerance);
+}
+
+void diagnose(const ResumeTolerance& tolerance, CheckResult& loss, CheckResult& lr) {
+  const auto first = [](const CheckResult& check) -> std::int64_t {
+    return check.outcome == Outcome::fail && check.details.contains("first_diverging_step")
+               ? check.details["first_diverging_step"].get<std::int64_t>()
+               : 0;
+  };
+  const std::int64_t resumed = tolerance.checkpoint_step + 1;
+  const std::int64_t loss_step = first(loss);
+  const std::int64_t lr_step = first(lr);
+  const char* k_hint = "; likely cause (a hint, not a verdict): ";
+  std::string scheduler;
+  if (lr_step >= resumed) {
+    scheduler = "the learning-rate scheduler was not restored (the learning rate differs from "
+                "step " +
+                std::to_string(lr_step) + " on)";
+    lr.details["diagnosis"] = scheduler;
+    lr.reason += k_hint + scheduler;
+  }
+  if (loss_step < resumed) {
+    return;
+  }
+  std::string cause;
+  if (loss_step == resumed) {
+    cause = "the model weights, the data position or the random state were not restored (the "
+            "first resumed step, " +
+            std::to_string(resumed) + ", already differs)";
+  } else {
+    cause = "the optimizer state (moments, step count) was not restored exactly (the first "
+            "resumed step, " +
+            std::to_string(resumed) + ", matches; step " + std::to_string(loss_step) + " differs)";
+  }
+  if (!scheduler.empty()) {
+    cause += "; and " + scheduler;
+  }
+  loss.details["diagnosis"] = cause;
+  loss.reason += k_hint + cause;
 }
 
 CheckResult compare_params(const std::filesystem::path& continuous,

@@ -27,6 +27,12 @@ CheckResult compare_losses(const ResumeRuns& runs, const ResumeTolerance& tolera
 // "resume.lr": the learning rate at every step; skipped when the logs carry none.
 CheckResult compare_learning_rates(const ResumeRuns& runs, const ResumeTolerance& tolerance);
 
+// Adds to failed loss and learning-rate checks the likely cause, as a hint (details.diagnosis and
+// the reason): the first resumed step differs -> weights, data position or random state not
+// restored; it matches but a later one differs -> the optimizer state; the learning rate differs
+// -> the scheduler.
+void diagnose(const ResumeTolerance& tolerance, CheckResult& loss, CheckResult& lr);
+
 // "resume.params": the final parameters of the continuous and resumed runs, as float32 dumps
 // (little-endian); max absolute and relative difference against param_abs + param_rel * |x|.
 // Fails when a file is unreadable or the sizes differ.

@@ -18,6 +18,12 @@ void add_resume_options(CLI::App& app, ResumeOptions& options) {
                  "A regular expression with {step}, {loss} and optionally {lr} reading "
                  "--train-cmd's log (default: Megatron-LM's iteration lines)")
       ->group(group);
+  app.add_option("--log-convention", options.log_convention,
+                 "How --train-cmd's log reports losses: megatron (a process's second logged "
+                 "iteration shows the mean of its first two) or plain (default: megatron with the "
+                 "default --loss-pattern, plain with your own)")
+      ->check(CLI::IsMember({"megatron", "plain"}))
+      ->group(group);
   app.add_option("--resume-script", options.script,
                  "The trainer to run instead of envlock_resume.py found beside the executable")
       ->group(group);

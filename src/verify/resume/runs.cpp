@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <regex>
 
 namespace envlock::verify {
 
@@ -23,24 +24,40 @@ Result<TimedRun> run_timed(std::string name, const std::vector<std::string>& arg
 }
 
 std::string last_line(const util::ProcessResult& process) {
-  // The trainer's own error first, then an exception's last line ("RuntimeError: ..."), then any
-  // line that is not a separator or a progress note.
+  // In order: the trainer's own error; a rank's exception line as torchrun prefixes it
+  // ("[rank0]: RuntimeError: ..."); an exception line that is not the launcher's wrapper
+  // (torch.distributed.elastic's ChildFailedError); any "Error:" line that is no log line; then
+  // any line that is not a separator, a progress note or a log line (INFO, WARNING).
+  static const std::regex rank_exception(
+      R"(^\[(default)?rank[0-9]+\]:\s*([A-Za-z_][\w.]*)?(Error|Exception|Interrupt|Exit)\b.*)");
+  static const std::regex exception(R"(^([A-Za-z_][\w.]*\.)?\w*(Error|Exception)(:.*)?$)");
+  static const std::regex log_line(
+      R"((^|\s|\[)(INFO|WARNING|WARN|DEBUG)(\]|\s|:)|^[IWD][0-9]{4} [0-9:.]+ )");
+  const auto wrapper = [](std::string_view l) {
+    return l.find("ChildFailedError") != std::string_view::npos ||
+           l.find("torch.distributed.elastic") != std::string_view::npos;
+  };
   const auto lines = util::split(process.err + "\n" + process.out, '\n');
-  const auto find_last = [&](const std::function<bool(std::string_view)>& wanted) {
+  const auto find_last = [&](const std::function<bool(const std::string&)>& wanted) {
     for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-      const std::string_view line = util::trim(*it);
+      const std::string line(util::trim(*it));
       if (!line.empty() && wanted(line)) {
-        return std::string(line);
+        return line;
       }
     }
     return std::string();
   };
-  for (const auto& wanted : std::vector<std::function<bool(std::string_view)>>{
-           [](std::string_view l) { return l.starts_with("envlock-resume: error: "); },
-           [](std::string_view l) { return l.find("Error: ") != std::string_view::npos; },
-           [](std::string_view l) {
-             return l.find_first_not_of("=-*") != std::string_view::npos &&
-                    l.find(" done in ") == std::string_view::npos;
+  for (const auto& wanted : std::vector<std::function<bool(const std::string&)>>{
+           [](const std::string& l) { return l.starts_with("envlock-resume: error: "); },
+           [&](const std::string& l) { return std::regex_match(l, rank_exception); },
+           [&](const std::string& l) { return !wrapper(l) && std::regex_match(l, exception); },
+           [&](const std::string& l) {
+             return !wrapper(l) && l.find("Error: ") != std::string::npos &&
+                    !std::regex_search(l, log_line);
+           },
+           [&](const std::string& l) {
+             return l.find_first_not_of("=-*") != std::string::npos &&
+                    l.find(" done in ") == std::string::npos && !std::regex_search(l, log_line);
            }}) {
     if (auto line = find_last(wanted); !line.empty()) {
       return line;
@@ -109,6 +126,7 @@ std::vector<CheckResult> compare_runs(const std::vector<TimedRun>& runs,
   const ResumeRuns stitched{*logs[0], *logs[1], *logs[2]};
   std::vector<CheckResult> out = {compare_losses(stitched, tolerance),
                                   compare_learning_rates(stitched, tolerance)};
+  diagnose(tolerance, out[0], out[1]);
   if (!continuous_params.empty()) {
     out.push_back(compare_params(continuous_params, resumed_params, tolerance));
   }

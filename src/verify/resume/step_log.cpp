@@ -4,6 +4,8 @@
 #include "util/strings.hpp"
 
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -38,6 +40,35 @@ constexpr const char* k_number_group =
     R"(([-+]?(?:0[xX][0-9a-fA-F.]+[pP][-+]?[0-9]+|[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?|nan|inf)))";
 
 } // namespace
+
+double decimal_resolution(std::string_view text) {
+  if (text.starts_with('-') || text.starts_with('+')) {
+    text.remove_prefix(1);
+  }
+  if (text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    return 0;
+  }
+  const auto e = text.find_first_of("eE");
+  const std::string_view mantissa = text.substr(0, e);
+  if (mantissa.empty() || mantissa.find_first_not_of("0123456789.") != std::string_view::npos) {
+    return 0;
+  }
+  int exponent = 0;
+  if (e != std::string_view::npos) {
+    std::string_view digits = text.substr(e + 1);
+    if (digits.starts_with('+')) {
+      digits.remove_prefix(1);
+    }
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), exponent);
+    if (ec != std::errc() || end != digits.data() + digits.size()) {
+      return 0;
+    }
+  }
+  const auto dot = mantissa.find('.');
+  const int decimals =
+      dot == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+  return std::pow(10.0, exponent - decimals);
+}
 
 const char* const k_megatron_loss_pattern =
     R"(iteration\s+{step}/.*\| learning rate: {lr} \|.*\| lm loss: {loss} \|)";
@@ -127,11 +158,17 @@ Result<RunLog> parse_text_log(std::string_view text, const LogPattern& pattern) 
     if (!loss) {
       continue;
     }
-    StepRecord step{*loss, std::nullopt};
+    StepRecord step{*loss, std::nullopt, decimal_resolution(match[pattern.loss_group].str())};
     if (pattern.lr_group != 0) {
       step.lr = number_of(match[pattern.lr_group].str());
     }
-    log.steps[std::stoll(match[pattern.step_group].str())] = step;
+    const std::string number = match[pattern.step_group].str();
+    std::int64_t at = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), at);
+    if (ec != std::errc() || end != number.data() + number.size()) {
+      continue; // a step number beyond 64 bits is no step of a planned run
+    }
+    log.steps[at] = step;
   }
   return log;
 }

@@ -17,11 +17,21 @@ namespace envlock::verify {
 struct StepRecord {
   double loss = 0;
   std::optional<double> lr; // absent when a log pattern captures no learning rate
+  // One unit in the last printed digit of the loss ("6.422944E+00": 1e-6); 0 when exact (hex,
+  // or the bundled trainer's records).
+  double loss_resolution = 0;
 };
+
+// How a training log reports its loss. `megatron`: a process's first logged iteration shows its
+// own loss, its second the mean of its first two (Megatron-LM's training_log() does not reset its
+// sums after a process's first iteration, and logs every --log-interval); `plain`: every line is
+// that step's loss.
+enum class LogConvention { plain, megatron };
 
 struct RunLog {
   std::map<std::int64_t, StepRecord> steps; // by step number, 1-based
-  std::string params_sha256;                // of the final parameter dump; empty if none
+  LogConvention convention = LogConvention::plain;
+  std::string params_sha256; // of the final parameter dump; empty if none
   std::int64_t params_count = 0;
 };
 
@@ -48,6 +58,10 @@ struct LogPattern {
 // Replaces the placeholders. Input errors: "--loss-pattern: needs {step} and {loss}",
 // "--loss-pattern: not a regular expression: WHY".
 Result<LogPattern> parse_log_pattern(std::string_view text);
+
+// One unit in the last digit of a decimal number's text: "6.422944E+00" -> 1e-6, "7.25" -> 0.01,
+// "12" -> 1; 0 for a hex float or text that is no decimal number.
+double decimal_resolution(std::string_view text);
 
 // The records of the lines of `text` that the pattern matches (searched, not anchored); a later
 // line for the same step replaces an earlier one (a restarted run logs a step again).

@@ -26,6 +26,9 @@ Result<std::vector<CheckResult>> run_train_cmd_check(const ResumeOptions& option
   ENVLOCK_TRY_ASSIGN(const LogPattern pattern,
                      parse_log_pattern(options.loss_pattern.empty() ? k_megatron_loss_pattern
                                                                     : options.loss_pattern));
+  const bool megatron = options.log_convention.empty() ? options.loss_pattern.empty()
+                                                       : options.log_convention == "megatron";
+  const LogConvention convention = megatron ? LogConvention::megatron : LogConvention::plain;
   const std::string steps = std::to_string(work.tolerance.steps);
   const std::string half = std::to_string(work.tolerance.checkpoint_step);
   const std::string checkpoint = (work.dir / "checkpoint").string();
@@ -53,7 +56,11 @@ Result<std::vector<CheckResult>> run_train_cmd_check(const ResumeOptions& option
     if (!ok) {
       break;
     }
-    logs.push_back(parse_text_log(output, pattern));
+    auto log = parse_text_log(output, pattern);
+    if (log) {
+      log->convention = convention;
+    }
+    logs.push_back(std::move(log));
   }
   std::vector<CheckResult> out = {runs_result(runs, options.gpus)};
   for (auto& result : compare_runs(runs, logs, work.tolerance, {}, {})) {

@@ -172,3 +172,87 @@ TEST_CASE("the Megatron-LM log pattern reads steps, learning rates and losses") 
 }
 
 TEST_SUITE_END();
+
+namespace {
+
+// A real Megatron-LM run's iteration lines (core_v0.19.0, one H200; tests/data/verify/resume/
+// megatron/), read with the default pattern and Megatron's log convention.
+RunLog megatron_log(const std::string& name) {
+  const auto text = util::read_file(test::data_path("verify/resume/megatron/" + name + ".log"));
+  REQUIRE(text);
+  const auto pattern = parse_log_pattern(k_megatron_loss_pattern);
+  REQUIRE(pattern);
+  auto log = parse_text_log(*text, *pattern);
+  REQUIRE(log);
+  log->convention = LogConvention::megatron;
+  return *log;
+}
+
+ResumeTolerance megatron_plan() {
+  ResumeTolerance plan;
+  plan.steps = 20;
+  plan.checkpoint_step = 10;
+  return plan;
+}
+
+} // namespace
+
+TEST_CASE("a printed number's resolution is one unit in its last digit") {
+  CHECK(decimal_resolution("6.422944E+00") == doctest::Approx(1e-6));
+  CHECK(decimal_resolution("6.422944E-02") == doctest::Approx(1e-8));
+  CHECK(decimal_resolution("-7.25") == doctest::Approx(0.01));
+  CHECK(decimal_resolution("12") == 1);
+  CHECK(decimal_resolution("0x1.8p+3") == 0);
+  CHECK(decimal_resolution("nan") == 0);
+}
+
+TEST_CASE("Megatron-LM: a full resume passes with zero tolerance in BF16 and FP32") {
+  for (const std::string prefix : {"", "fp32-"}) {
+    const ResumeRuns runs{megatron_log(prefix + "continuous"), megatron_log(prefix + "first"),
+                          megatron_log(prefix + "resumed-full")};
+    CHECK(runs.continuous.steps.size() == 20);
+    // The resumed process prints at step 12 the mean of its steps 11 and 12.
+    CHECK(runs.resumed.steps.at(12).loss != runs.continuous.steps.at(12).loss);
+    const CheckResult loss = compare_losses(runs, megatron_plan());
+    CHECK_MESSAGE(loss.outcome == Outcome::pass, loss.reason);
+    CHECK(compare_learning_rates(runs, megatron_plan()).outcome == Outcome::pass);
+    // Read as plain lines, the same logs fail at step 12: the convention matters.
+    ResumeRuns plain = runs;
+    plain.resumed.convention = LogConvention::plain;
+    const std::string reason = compare_losses(plain, megatron_plan()).reason;
+    CHECK_MESSAGE(reason.starts_with("loss diverges at step 12: resumed run 6.4"), reason);
+  }
+}
+
+TEST_CASE("Megatron-LM: without optimizer state the diagnosis names it and the scheduler") {
+  const ResumeRuns runs{megatron_log("continuous"), megatron_log("first"),
+                        megatron_log("resumed-no-load-optim")};
+  CheckResult loss = compare_losses(runs, megatron_plan());
+  CheckResult lr = compare_learning_rates(runs, megatron_plan());
+  diagnose(megatron_plan(), loss, lr);
+  REQUIRE(loss.outcome == Outcome::fail);
+  CHECK(loss.details["first_diverging_step"] == 12);
+  CHECK(loss.reason ==
+        "loss diverges at step 12: resumed run 6.441701 (0x1.9c44d44567126p+2), continuous run "
+        "mean of steps 11 and 12 6.4229435 (0x1.9b11819d2391ep+2) (|diff| 0.0187575, allowed "
+        "1e-06); likely cause (a hint, not a verdict): the optimizer state (moments, step count) "
+        "was not restored exactly (the first resumed step, 11, matches; step 12 differs); and the "
+        "learning-rate scheduler was not restored (the learning rate differs from step 11 on)");
+  REQUIRE(lr.outcome == Outcome::fail);
+  CHECK(lr.details["diagnosis"] ==
+        "the learning-rate scheduler was not restored (the learning rate differs from step 11 on)");
+}
+
+TEST_CASE("Megatron-LM: without the random state the first resumed step already differs") {
+  const ResumeRuns runs{megatron_log("continuous"), megatron_log("first"),
+                        megatron_log("resumed-no-load-rng")};
+  CheckResult loss = compare_losses(runs, megatron_plan());
+  CheckResult lr = compare_learning_rates(runs, megatron_plan());
+  diagnose(megatron_plan(), loss, lr);
+  REQUIRE(loss.outcome == Outcome::fail);
+  CHECK(loss.details["first_diverging_step"] == 11);
+  CHECK(loss.details["diagnosis"] ==
+        "the model weights, the data position or the random state were not restored (the first "
+        "resumed step, 11, already differs)");
+  CHECK(lr.outcome == Outcome::pass);
+}
