@@ -38,6 +38,8 @@ struct VerifyOptions {
   std::filesystem::path json_path;  // --json FILE
   std::filesystem::path junit_path; // --junit FILE
   std::filesystem::path host_facts; // --host-facts FILE (from `envlock node`)
+  std::string image_digest;         // --image-digest sha256:… (the image the node runs)
+  std::filesystem::path sqsh;       // --sqsh FILE (the .sqsh the image came from)
   std::vector<std::filesystem::path> site_packages; // overrides the search when not empty
   std::vector<std::string> checks;                  // groups to run; empty: all
   std::string devices;                              // "0,1"; empty: all visible GPUs

@@ -2,6 +2,7 @@
 
 #include "lock/lock.hpp"
 #include "util/strings.hpp"
+#include "verify/chain.hpp"
 #include "verify/gpu/gpu_checks.hpp"
 #include "verify/probes/probes.hpp"
 #include "verify/probes/python_env.hpp"
@@ -143,12 +144,19 @@ Result<Report> run_verification(const VerifyOptions& options) {
   report.mode = context.mode() == Mode::live ? "live" : "offline";
   report.lock_sha256 = lock::lock_sha256(lock);
   report.run = {utc_now(), host_name(), lock_path.string(), options.root.string(), 0};
+  ENVLOCK_TRY_ASSIGN(ChainLinks chain, find_chain_links(options));
+  report.image_digest = chain.image_digest;
+  report.sqsh_sha256 = chain.sqsh_sha256;
+  report.details["chain"] = std::move(chain.details);
   const PythonEnvironment& env = context.python();
   report.details["environment"] = environment_json(context, env);
   report.notes.push_back(describe_environment(context, env));
   for (const auto& warning : env.warnings) {
     report.notes.push_back("warning: " + warning);
   }
+  report.notes.push_back("lock sha256 " + report.lock_sha256 + ", image " +
+                         report.image_digest.value_or("not given") + ", .sqsh sha256 " +
+                         report.sqsh_sha256.value_or("not given"));
 
   std::vector<CheckResult> gpu;
   if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||

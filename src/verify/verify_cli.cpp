@@ -25,6 +25,11 @@ void add_verify_options(CLI::App& app, VerifyOptions& options) {
                "Also hash every installed file named in the packages' RECORD files");
   app.add_option("--host-facts", options.host_facts,
                  "The host's facts (JSON from `envlock node`) to compare the visible GPUs with");
+  app.add_option("--image-digest", options.image_digest,
+                 "The digest of the image this node runs (sha256:...), for the report's chain");
+  app.add_option("--sqsh", options.sqsh,
+                 "The .sqsh the image came from: its sha256 (from the importer's record beside "
+                 "it, else hashed) and image digest go into the report");
   app.add_option("--site-packages", options.site_packages,
                  "A site-packages folder to check instead of the ones found (repeatable)");
   app.add_option("--check", options.checks,

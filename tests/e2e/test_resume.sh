@@ -53,7 +53,8 @@ run_cmd r "$V" --lock "$LOCK" --check resume --gpus 0
 check_eq "$r_err" "envlock-verify: error: --gpus: must be at least 1" "--gpus 0 message"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["expect"]["resume"]={"checkpoint_step": 100}; json.dump(d, open("bad-lock.json","w"))' "$LOCK"
 run_cmd r "$V" --lock bad-lock.json --check resume
-check_eq "$r_err" "envlock-verify: error: expect.resume.checkpoint_step: must be between 1 and steps - 1 (99)" "bad expect.resume message"
+check_eq "$r_err" "envlock-verify: error: bad-lock.json: expect.resume.checkpoint_step: must be between 1 and steps - 1 (99)" \
+  "bad expect.resume message, naming the lock"
 
 # No PyTorch: modules that fail to import hide any installed numpy and torch.
 mkdir -p hidden/numpy hidden/torch

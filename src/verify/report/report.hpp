@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ struct Report {
   std::string tool_version;
   std::string mode; // "live" or "offline"
   std::string lock_sha256;
+  std::optional<std::string> image_digest; // the image the node ran; null when not given
+  std::optional<std::string> sqsh_sha256;  // the .sqsh it came from; null when none
   std::vector<std::string> gpu_uuids;
   std::vector<CheckResult> checks;
   // What the run looked at as a whole: "environment", the Python environment it checked and how

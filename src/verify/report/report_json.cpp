@@ -55,6 +55,8 @@ nlohmann::json report_to_json(const Report& report) {
       {"tool", {{"name", "envlock-verify"}, {"version", report.tool_version}}},
       {"mode", report.mode},
       {"lock_sha256", report.lock_sha256},
+      {"image_digest", report.image_digest ? nlohmann::json(*report.image_digest) : nullptr},
+      {"sqsh_sha256", report.sqsh_sha256 ? nlohmann::json(*report.sqsh_sha256) : nullptr},
       {"gpu_uuids", report.gpu_uuids},
       {"outcome", summary.failed > 0 ? "fail" : "pass"},
       {"summary",

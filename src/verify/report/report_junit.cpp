@@ -50,6 +50,16 @@ std::string report_to_junit(const Report& report) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites name=\"envlock-verify\"" + counts + ">\n";
   out += "  <testsuite name=\"envlock-verify\"" + counts + ">\n";
+  out += "    <properties>\n";
+  const std::pair<const char*, std::string> properties[] = {
+      {"lock_sha256", report.lock_sha256},
+      {"image_digest", report.image_digest.value_or("")},
+      {"sqsh_sha256", report.sqsh_sha256.value_or("")}};
+  for (const auto& [name, value] : properties) {
+    out += "      <property name=\"" + std::string(name) + "\" value=\"" + xml_escape(value) +
+           "\"/>\n";
+  }
+  out += "    </properties>\n";
   for (const auto& check : report.checks) {
     out += "    <testcase classname=\"envlock." + xml_escape(group_of(check.id)) + "\" name=\"" +
            xml_escape(check.id) + "\">\n";

@@ -1,0 +1,168 @@
+#include "chain/chain.hpp"
+
+#include "provenance/keys.hpp"
+#include "provenance/signing.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+namespace envlock::chain {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::uintmax_t k_record_limit = std::uintmax_t{64} << 20;
+
+const json* at(const json& value, std::initializer_list<const char*> path) {
+  const json* cur = &value;
+  for (const char* key : path) {
+    if (!cur->is_object() || !cur->contains(key)) {
+      return nullptr;
+    }
+    cur = &(*cur)[key];
+  }
+  return cur;
+}
+
+std::string text(const json& value, std::initializer_list<const char*> path) {
+  const json* found = at(value, path);
+  return found != nullptr && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+// "3f2a9c1d0b7e…" for a sha256, "sha256:3f2a9c1d0b7e…" for a digest: enough to tell them apart.
+std::string brief(const std::string& hash) {
+  const std::size_t keep = hash.starts_with("sha256:") ? 19 : 12;
+  return hash.size() > keep ? hash.substr(0, keep) + "…" : hash;
+}
+
+} // namespace
+
+Result<SignedLinks> read_signed_links(const fs::path& envelope, const fs::path& public_key) {
+  namespace pv = provenance;
+  ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(public_key, pv::KeyHalf::public_key));
+  ENVLOCK_TRY_ASSIGN(const std::string body, util::read_file_limited(envelope, k_record_limit));
+  const std::string origin = envelope.filename().string();
+  ENVLOCK_TRY_ASSIGN(const pv::VerifiedStatement verified,
+                     pv::verify_envelope(body, origin, key, public_key.string()));
+  SignedLinks links;
+  links.origin = origin;
+  links.keyid = verified.keyid;
+  const json& statement = verified.statement;
+  links.lock_sha256 = text(statement, {"predicate", "buildDefinition", "externalParameters",
+                                       "lockFile", "digest", "sha256"});
+  if (links.lock_sha256.empty()) {
+    return input_error(origin + ": the statement names no lock file "
+                                "(predicate.buildDefinition.externalParameters.lockFile)");
+  }
+  const json* subjects = at(statement, {"subject"});
+  if (subjects == nullptr || !subjects->is_array() || subjects->empty()) {
+    return input_error(origin + ": the statement has no subject");
+  }
+  links.image_name = text((*subjects)[0], {"name"});
+  const std::string image = text((*subjects)[0], {"digest", "sha256"});
+  if (image.empty()) {
+    return input_error(origin + ": subject[0] has no sha256 digest");
+  }
+  links.image_digest = "sha256:" + image;
+  for (std::size_t i = 1; i < subjects->size(); ++i) {
+    if (text((*subjects)[i], {"name"}).ends_with(".sqsh")) {
+      links.sqsh_sha256 = text((*subjects)[i], {"digest", "sha256"});
+    }
+  }
+  return links;
+}
+
+LinkCheck check_squashfs_result(const SignedLinks& s, const json& result,
+                                const std::string& record) {
+  LinkCheck check{record, "", ""};
+  const std::string reference = text(result, {"image", "reference"});
+  const auto at_sign = reference.rfind('@');
+  const std::string digest = at_sign == std::string::npos ? "" : reference.substr(at_sign + 1);
+  const std::string sqsh = text(result, {"sqsh", "sha256"});
+  if (digest != s.image_digest) {
+    check.broken = record + ": image " + (digest.empty() ? "(no digest)" : brief(digest)) +
+                   ": not the one " + s.origin + " signs (" + brief(s.image_digest) + ")";
+  } else if (s.sqsh_sha256 && sqsh != *s.sqsh_sha256) {
+    check.broken = record + ": .sqsh sha256 " + brief(sqsh) + ": not the one " + s.origin +
+                   " signs (" + brief(*s.sqsh_sha256) + ")";
+  } else {
+    check.summary = "image " + brief(digest) + ", .sqsh " + brief(sqsh);
+  }
+  return check;
+}
+
+LinkCheck check_report(const SignedLinks& s, const json& report, const std::string& record,
+                       const std::optional<std::string>& squashed) {
+  LinkCheck check{record, "", ""};
+  const auto missing = [&](const char* link, const char* key) {
+    const std::string why = text(report, {"details", "chain", key});
+    return record + ": " + link + " not recorded" + (why.empty() ? "" : " (" + why + ")");
+  };
+  if (report.value("schema", "") != "envlock.report/v1") {
+    check.broken = record + ": not a verification report (schema envlock.report/v1)";
+    return check;
+  }
+  const std::string lock = report.value("lock_sha256", "");
+  if (lock != s.lock_sha256) {
+    check.broken = record + ": lock sha256 " + brief(lock) + ": not the one " + s.origin +
+                   " signs (" + brief(s.lock_sha256) + ")";
+    return check;
+  }
+  const json* image = at(report, {"image_digest"});
+  if (image == nullptr || !image->is_string()) {
+    check.broken = missing("image digest", "image_digest_missing");
+    return check;
+  }
+  if (image->get<std::string>() != s.image_digest) {
+    check.broken = record + ": image " + brief(image->get<std::string>()) + ": not the one " +
+                   s.origin + " signs (" + brief(s.image_digest) + ")";
+    return check;
+  }
+  const std::optional<std::string> expected_sqsh = s.sqsh_sha256 ? s.sqsh_sha256 : squashed;
+  const json* sqsh = at(report, {"sqsh_sha256"});
+  if (sqsh == nullptr || !sqsh->is_string()) {
+    if (expected_sqsh) {
+      check.broken = missing(".sqsh sha256", "sqsh_sha256_missing");
+      return check;
+    }
+  } else if (!expected_sqsh) {
+    check.broken = record + ": .sqsh sha256 " + brief(sqsh->get<std::string>()) +
+                   ": cannot be checked: " + s.origin +
+                   " signs no .sqsh and no --squashfs-result was given";
+    return check;
+  } else if (sqsh->get<std::string>() != *expected_sqsh) {
+    check.broken = record + ": .sqsh sha256 " + brief(sqsh->get<std::string>()) + ": not the one " +
+                   (s.sqsh_sha256 ? s.origin + " signs" : "the squashfs result records") + " (" +
+                   brief(*expected_sqsh) + ")";
+    return check;
+  }
+  check.summary =
+      "lock " + brief(lock) + ", image " + brief(s.image_digest) +
+      (sqsh != nullptr && sqsh->is_string() ? ", .sqsh " + brief(sqsh->get<std::string>())
+                                            : std::string());
+  return check;
+}
+
+std::vector<fs::path> reports_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const fs::path& folder : {dir, dir / "nodes"}) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+      if (entry.path().extension() != ".json" || !entry.is_regular_file(ec)) {
+        continue;
+      }
+      auto record = util::read_json_file(entry.path());
+      if (record && record->is_object() && record->value("schema", "") == "envlock.report/v1") {
+        out.push_back(entry.path());
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace envlock::chain

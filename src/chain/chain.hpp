@@ -1,0 +1,54 @@
+// The chain from a node back to the manifest: the signed provenance names the lock (its sha256),
+// the image (its digest) and, when the .sqsh was recorded, the .sqsh (its sha256); a
+// squashfs-result.json names the image it squashed and the .sqsh it wrote; each verification
+// report names the lock, image and .sqsh the node ran. `envlock chain verify` checks every link
+// and names the first broken one of each record (docs/manual/chain.md).
+#pragma once
+
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace envlock::chain {
+
+// What a verified provenance envelope signs.
+struct SignedLinks {
+  std::string origin;                     // the envelope's file name, for messages
+  std::string keyid;                      // the signer
+  std::string lock_sha256;                // externalParameters.lockFile.digest.sha256
+  std::string image_name;                 // subject[0].name
+  std::string image_digest;               // "sha256:" + subject[0].digest.sha256
+  std::optional<std::string> sqsh_sha256; // the .sqsh subject, when there is one
+};
+
+// Verifies the envelope with the public key (as `envlock provenance verify` does) and reads its
+// links. Fails (exit 1) when the signature does not hold; (exit 2) when the statement lacks the
+// lock file or an image subject.
+Result<SignedLinks> read_signed_links(const std::filesystem::path& envelope,
+                                      const std::filesystem::path& public_key);
+
+// The outcome of one record's links: empty `broken` when every link holds.
+struct LinkCheck {
+  std::string record;  // file name
+  std::string broken;  // the first broken link, in words
+  std::string summary; // the links that held, in words
+};
+
+// A squashfs-result.json against the signed links: the image it squashed and its .sqsh.
+LinkCheck check_squashfs_result(const SignedLinks& signed_links, const nlohmann::json& result,
+                                const std::string& record);
+
+// A verification report against the signed links (and, when the provenance signs no .sqsh, the
+// squashfs result's .sqsh sha256 in `sqsh_sha256`).
+LinkCheck check_report(const SignedLinks& signed_links, const nlohmann::json& report,
+                       const std::string& record, const std::optional<std::string>& sqsh_sha256);
+
+// The verification reports of a results folder: DIR/*.json and DIR/nodes/*.json whose schema is
+// envlock.report/v1, sorted by path.
+std::vector<std::filesystem::path> reports_in(const std::filesystem::path& dir);
+
+} // namespace envlock::chain

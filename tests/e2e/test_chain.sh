@@ -1,0 +1,107 @@
+# The chain from a node back to the manifest: envlock-verify records the image digest and the
+# .sqsh sha256 it was given (--image-digest, --sqsh with the importer's record, a
+# squashfs-result.json, or the file hashed), null with a reason when nothing gave them; `envlock
+# chain verify` checks a signed provenance, a squashfs result and each report, naming the first
+# broken link of each.
+. "$REPO/tests/e2e/lib.sh"
+need_tools python3 sha256sum
+V=$ENVLOCK_VERIFY
+bash "$REPO/tests/data/verify/make_rootfs.sh" root
+verify() { "$V" --root root --check packages "$@"; }
+
+# ---- the links envlock-verify records
+printf 'a squashfs image, for its bytes\n' >image.sqsh
+SQSH=$(sha256sum image.sqsh | cut -d' ' -f1)
+IMAGE=sha256:$(printf 'image' | sha256sum | cut -d' ' -f1)
+run_cmd n verify --json none.json
+field() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print("null" if v is None else v)' "$@"; }
+check_eq "$(field none.json 'r["image_digest"], r["sqsh_sha256"]')" "(None, None)" "nothing given: both links null"
+check_eq "$(field none.json 'r["details"]["chain"]["image_digest_missing"]')" \
+  "no --image-digest, and no --sqsh whose record names the image" "the reason is in details.chain"
+LOCK_SHA=$(field none.json 'r["lock_sha256"]')
+run_cmd h verify --sqsh image.sqsh --image-digest "$IMAGE" --json hashed.json
+check_eq "$(field hashed.json 'r["image_digest"], r["sqsh_sha256"]')" "('$IMAGE', '$SQSH')" \
+  "--sqsh without a record: the file is hashed"
+check_eq "$(field hashed.json 'r["details"]["chain"]["sqsh_sha256_from"]')" "hashed image.sqsh" \
+  "details.chain says it was hashed"
+check_contains "$h_out" "lock sha256 $LOCK_SHA, image $IMAGE, .sqsh sha256 $SQSH" "the table names the links"
+check_contains "$(cat hashed.json)" '"image_digest": "'"$IMAGE"'"' "JSON top-level image_digest"
+run_cmd j verify --sqsh image.sqsh --image-digest "$IMAGE" --junit hashed.xml
+check_contains "$(cat hashed.xml)" "<property name=\"sqsh_sha256\" value=\"$SQSH\"/>" "JUnit properties carry the links"
+
+# The importer's record beside the .sqsh names the image and the sha256 (its size still matches).
+RECORDED=$(printf 'recorded' | sha256sum | cut -d' ' -f1)
+python3 - "$RECORDED" "$(stat -c %s image.sqsh)" "$IMAGE" <<'PY'
+import json, sys
+json.dump({"schema": "envlock.image-record/v1", "image": {"digest": sys.argv[3]},
+           "sqsh": {"file": "image.sqsh", "sha256": sys.argv[1], "size": int(sys.argv[2])}},
+          open("image.sqsh.json", "w"))
+PY
+run_cmd r verify --sqsh image.sqsh --json record.json
+check_eq "$(field record.json 'r["image_digest"], r["sqsh_sha256"]')" "('$IMAGE', '$RECORDED')" \
+  "the importer's record: its digest and sha256, not a re-hash"
+check_eq "$(field record.json 'r["details"]["chain"]["image_digest_from"]')" "image.sqsh.json" \
+  "details.chain names the record"
+printf 'grown\n' >>image.sqsh
+run_cmd g verify --sqsh image.sqsh --json grown.json
+check_eq "$(field grown.json 'r["sqsh_sha256"]')" "$(sha256sum image.sqsh | cut -d' ' -f1)" \
+  "a .sqsh whose size no longer matches its record is hashed again"
+rm image.sqsh.json
+printf 'a squashfs image, for its bytes\n' >image.sqsh
+run_cmd b "$V" --root root --check packages --image-digest sha256:nope
+check_eq "$b_rc:$b_err" "2:envlock-verify: error: --image-digest: 'sha256:nope' is not sha256:<64 hex>" \
+  "a malformed --image-digest is an input error"
+
+# ---- envlock chain verify
+"$ENVLOCK" keygen -o signer >/dev/null
+python3 - "$LOCK_SHA" "${IMAGE#sha256:}" "$SQSH" <<'PY'
+import json, sys
+lock, image, sqsh = sys.argv[1:4]
+statement = {
+    "_type": "https://in-toto.io/Statement/v1",
+    "subject": [{"name": "registry.example.invalid/ml/shan-training", "digest": {"sha256": image}},
+                {"name": "shan-training.sqsh", "digest": {"sha256": sqsh}}],
+    "predicateType": "https://slsa.dev/provenance/v1",
+    "predicate": {"buildDefinition": {"externalParameters": {
+        "lockFile": {"name": "envlock.lock.json", "digest": {"sha256": lock}}}}}}
+json.dump(statement, open("provenance.json", "w"), sort_keys=True)
+PY
+"$ENVLOCK" provenance sign --key signer provenance.json -o provenance.dsse.json >/dev/null
+python3 - "$IMAGE" "$SQSH" <<'PY'
+import json, sys
+json.dump({"schema": "envlock.squashfs-result/v1",
+           "image": {"reference": "registry.example.invalid/ml/shan-training@" + sys.argv[1]},
+           "sqsh": {"file": "image.sqsh", "sha256": sys.argv[2], "size": 32}},
+          open("squashfs-result.json", "w"))
+PY
+mkdir -p results/nodes
+cp hashed.json results/nodes/node1.json
+"$V" --root root --check packages --sqsh image.sqsh --image-digest "$IMAGE" --json results/nodes/node2.json >/dev/null
+run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub \
+  --squashfs-result squashfs-result.json --results results
+check_eq "$c_rc" 0 "every link holds: exit 0 ($c_out)"
+check_contains "$c_out" "node1.json: ok: lock ${LOCK_SHA:0:12}…, image ${IMAGE:0:19}…, .sqsh ${SQSH:0:12}…" \
+  "each report's links are named"
+check_contains "$c_out" "3 of 3 records chain to provenance.dsse.json" "the summary line"
+
+# A node that ran another .sqsh, one that was not told its image, one of another lock.
+printf 'another build\n' >other.sqsh
+OTHER=$(sha256sum other.sqsh | cut -d' ' -f1)
+"$V" --root root --check packages --sqsh other.sqsh --image-digest "$IMAGE" --json results/nodes/node7.json >/dev/null
+python3 -c 'import json; r=json.load(open("hashed.json")); r["image_digest"]=None; json.dump(r, open("results/nodes/node8.json","w"))'
+python3 -c 'import json; r=json.load(open("hashed.json")); r["lock_sha256"]="0"*64; json.dump(r, open("results/nodes/node9.json","w"))'
+run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub --results results
+check_eq "$c_rc" 1 "broken links: exit 1"
+check_contains "$c_out" "node7.json: .sqsh sha256 ${OTHER:0:12}…: not the one provenance.dsse.json signs (${SQSH:0:12}…)" \
+  "another .sqsh: named with both sha256s"
+check_contains "$c_out" "node8.json: image digest not recorded" "no image digest: a broken link"
+check_contains "$c_out" "node9.json: lock sha256 000000000000…: not the one provenance.dsse.json signs (${LOCK_SHA:0:12}…)" \
+  "another lock: named first"
+check_contains "$c_out" "2 of 5 records chain to provenance.dsse.json" "the summary counts them"
+
+# The signature must hold: another key's public half is refused.
+"$ENVLOCK" keygen -o stranger >/dev/null
+run_cmd s "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub stranger.pub hashed.json
+check_eq "$s_rc" 1 "a provenance signed by another key: exit 1"
+check_contains "$s_err" "not by stranger.pub" "the signer mismatch is named"
+finish
