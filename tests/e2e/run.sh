@@ -6,7 +6,6 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 export REPO
 export ENVLOCK=${ENVLOCK:-$REPO/build/envlock}
 export ENVLOCK_VERIFY=${ENVLOCK_VERIFY:-$REPO/build/envlock-verify}
-export SHARED=${SHARED:-$(cd "$REPO/.." && pwd)/shared}
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
   suites=("$REPO"/tests/e2e/test_*.sh)

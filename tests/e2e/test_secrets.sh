@@ -12,8 +12,8 @@ need_tools docker-registry htpasswd openssl umoci skopeo python3 curl git sha256
   sqfs2tar grep
 [ -x /bin/busybox ] || skip "missing /bin/busybox (busybox-static)"
 [ -f "$REGISTRY_AUTH_FILE" ] || echo '{}' >"$REGISTRY_AUTH_FILE"
-FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
-[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+FIXTURE=$REPO/tests/data/megatron-lm/core_v0.19.0
+need_fixture "$FIXTURE/uv.lock"
 
 reg_start_auth || skip "docker-registry (auth) did not start"
 reg_start_plain || skip "docker-registry (plain) did not start"

@@ -13,11 +13,6 @@ inline std::filesystem::path data_path(const std::string& name) {
   return std::filesystem::path(ENVLOCK_TEST_DATA) / name;
 }
 
-// ../shared/fixtures/<name> (the Megatron-LM uv.lock files); may be absent outside the workspace.
-inline std::filesystem::path fixture_path(const std::string& name) {
-  return std::filesystem::path(ENVLOCK_FIXTURES) / name;
-}
-
 // Writes `content` to `path`, creating parent folders.
 void write_text(const std::filesystem::path& path, const std::string& content);
 
