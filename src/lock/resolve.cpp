@@ -62,7 +62,8 @@ Lock manifest_fields(const manifest::Manifest& manifest, const std::filesystem::
   lock.expect =
       Expect{e.cuda, e.nccl,  e.pytorch, e.python, {e.gpus.count, e.gpus.model}, e.nccl_busbw_gbps,
              e.host, e.resume};
-  lock.enroot = {manifest.enroot.squash_options, manifest.enroot.source_date_epoch};
+  lock.enroot = {manifest.enroot.squash_options, manifest.enroot.source_date_epoch,
+                 parse_enroot_locale(manifest.enroot.locale).value_or(EnrootLocale::utf8)};
   return lock;
 }
 

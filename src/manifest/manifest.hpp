@@ -66,6 +66,8 @@ struct Expect {
 struct Enroot {
   std::string squash_options = "-comp lzo -noD -exit-on-error";
   std::int64_t source_date_epoch = 0;
+  // The locale of Enroot's bash when it writes /etc/rc: "C.UTF-8" or "C" (lock::EnrootLocale).
+  std::string locale = "C.UTF-8";
 };
 
 struct Manifest {

@@ -30,6 +30,9 @@ nlohmann::json to_json(const Manifest& manifest) {
                    {"resume", expect.resume}};
   out["enroot"] = {{"squash_options", manifest.enroot.squash_options},
                    {"source_date_epoch", manifest.enroot.source_date_epoch}};
+  if (manifest.enroot.locale != "C.UTF-8") {
+    out["enroot"]["locale"] = manifest.enroot.locale; // the default is left out, as in the lock
+  }
   // Keys owned by later features join the section they were written in.
   for (const auto& [section, keys] : manifest.extra.items()) {
     for (const auto& [key, value] : keys.items()) {

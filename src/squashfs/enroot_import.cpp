@@ -35,6 +35,7 @@ EnrootCommand enroot_import_command(const oci::ImageRef& image, const std::strin
       {"ENROOT_DATA_PATH", (scratch / "data").string()},
       {"ENROOT_RUNTIME_PATH", (scratch / "runtime").string()},
       {"ENROOT_TEMP_PATH", (scratch / "tmp").string()},
+      {"LC_ALL", lock::to_string(settings.locale)},
   };
   return cmd;
 }
