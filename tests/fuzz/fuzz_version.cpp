@@ -97,36 +97,47 @@ std::vector<std::string> texts_of(const std::uint8_t* data, std::size_t size) {
   return out;
 }
 
-void check_pair(const PyVersion& a, const PyVersion& b) {
-  const auto ab = compare(a, b);
-  const auto ba = compare(b, a);
-  require(std::is_lt(ab) == std::is_gt(ba));
-  require(std::is_eq(ab) == std::is_eq(ba));
+// cmp[i][j] = compare(v[i], v[j]), each pair computed once.
+using Matrix = std::vector<std::vector<std::strong_ordering>>;
+
+void check_laws(const Matrix& cmp) {
+  const std::size_t n = cmp.size();
+  for (std::size_t a = 0; a < n; ++a) {
+    require(std::is_eq(cmp[a][a]));
+    for (std::size_t b = 0; b < n; ++b) {
+      require(std::is_lt(cmp[a][b]) == std::is_gt(cmp[b][a])); // antisymmetric
+      require(std::is_eq(cmp[a][b]) == std::is_eq(cmp[b][a]));
+      for (std::size_t c = 0; c < n; ++c) {
+        if (std::is_lteq(cmp[a][b]) && std::is_lteq(cmp[b][c])) { // transitive
+          require(std::is_lteq(cmp[a][c]));
+          require(!(std::is_lt(cmp[a][b]) || std::is_lt(cmp[b][c])) || std::is_lt(cmp[a][c]));
+        }
+        if (std::is_eq(cmp[a][b])) { // equal versions order the same against others
+          require(cmp[a][c] == cmp[b][c]);
+        }
+      }
+    }
+  }
 }
 
-void check_triple(const PyVersion& a, const PyVersion& b, const PyVersion& c) {
-  const auto ab = compare(a, b);
-  const auto bc = compare(b, c);
-  const auto ac = compare(a, c);
-  if (std::is_lteq(ab) && std::is_lteq(bc)) {
-    require(std::is_lteq(ac));
-    require(!(std::is_lt(ab) || std::is_lt(bc)) || std::is_lt(ac));
+// less[i][j] = version_text_less(t[i], t[j]): a strict weak order whose only ties are equal texts.
+void check_text_order(const std::vector<std::string>& texts) {
+  const std::size_t n = texts.size();
+  std::vector<std::vector<bool>> less(n, std::vector<bool>(n));
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      less[a][b] = envlock::report::version_text_less(texts[a], texts[b]);
+    }
   }
-  if (std::is_eq(ab)) {
-    require(compare(a, c) == compare(b, c)); // equal versions order the same against others
-  }
-}
-
-void check_text_order(const std::string& a, const std::string& b, const std::string& c) {
-  using envlock::report::version_text_less;
-  require(!version_text_less(a, a));
-  require(!(version_text_less(a, b) && version_text_less(b, a)));
-  if (version_text_less(a, b) && version_text_less(b, c)) {
-    require(version_text_less(a, c));
-  }
-  // Incomparability (neither is less) is transitive: here it means equal texts.
-  if (!version_text_less(a, b) && !version_text_less(b, a)) {
-    require(a == b);
+  for (std::size_t a = 0; a < n; ++a) {
+    require(!less[a][a]);
+    for (std::size_t b = 0; b < n; ++b) {
+      require(!(less[a][b] && less[b][a]));
+      require(less[a][b] || less[b][a] || texts[a] == texts[b]);
+      for (std::size_t c = 0; c < n; ++c) {
+        require(!(less[a][b] && less[b][c]) || less[a][c]);
+      }
+    }
   }
 }
 
@@ -149,20 +160,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(envlock::report::to_string(*again) == envlock::report::to_string(*v));
     versions.push_back(std::move(*v));
   }
-  for (const auto& a : versions) {
-    for (const auto& b : versions) {
-      check_pair(a, b);
-      for (const auto& c : versions) {
-        check_triple(a, b, c);
-      }
+  Matrix cmp(versions.size(),
+             std::vector<std::strong_ordering>(versions.size(), std::strong_ordering::equal));
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    for (std::size_t j = 0; j < versions.size(); ++j) {
+      cmp[i][j] = compare(versions[i], versions[j]);
     }
   }
-  for (const auto& a : texts) {
-    for (const auto& b : texts) {
-      for (const auto& c : texts) {
-        check_text_order(a, b, c);
-      }
-    }
-  }
+  check_laws(cmp);
+  check_text_order(texts);
   return 0;
 }

@@ -169,7 +169,9 @@ TEST_SUITE("squashfs") {
         {"file_child", "'data/x/y': lies under 'data/x" + x_file},
         {"whiteout_file", "'data/x': replaces the folder that holds 'data/x/.wh.y" + x_folder},
         {"filled_dir_file", "'data/x': replaces the folder that holds 'data/x/y" + x_folder}};
-    for (const auto& [name, why] : refused) {
+    for (const auto& entry : refused) {
+      const std::string& name = entry.first; // not a structured binding: clang 14's CAPTURE
+      const std::string& why = entry.second;
       CAPTURE(name);
       Fixture f;
       auto builder = RootfsBuilder::open(f.root);
