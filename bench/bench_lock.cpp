@@ -35,10 +35,9 @@ std::pair<double, double> time_runs(int n, const std::function<bool()>& step) {
 } // namespace
 
 int main(int argc, char** argv) {
-  const std::filesystem::path path =
-      argc > 1 ? std::filesystem::path(argv[1])
-               : std::filesystem::path(ENVLOCK_SOURCE_DIR) /
-                     "../shared/fixtures/megatron-lm/core_v0.19.0/uv.lock";
+  const std::filesystem::path path = argc > 1 ? std::filesystem::path(argv[1])
+                                              : std::filesystem::path(ENVLOCK_SOURCE_DIR) /
+                                                    "tests/data/megatron-lm/core_v0.19.0/uv.lock";
   const int n = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20;
   const auto text = envlock::util::read_file(path);
   if (!text) {

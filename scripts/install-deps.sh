@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package envlock needs to build, test and run its demo (run as root).
-# Idempotent: packages already installed are not downloaded again.
+# Idempotent: packages already installed are not downloaded again. When another apt or dpkg
+# process holds their locks (unattended upgrades at boot), it waits up to ENVLOCK_APT_LOCK_WAIT
+# seconds (default 600), saying which lock and process it waits for.
 set -euo pipefail
+. "$(dirname "$0")/lib/apt_lock.sh"
 packages=(
   # build
   cmake g++ make pkg-config git ccache clang clang-format clang-tidy libclang-rt-14-dev
@@ -25,6 +28,10 @@ if [ "$(id -u)" != 0 ]; then
   exit 3
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+wait_limit=${ENVLOCK_APT_LOCK_WAIT:-600}
+apt_wait_for_locks "$wait_limit" || exit 3
+# apt waits too, for a holder that starts between the check above and apt-get.
+apt-get update -qq -o DPkg::Lock::Timeout="$wait_limit"
+apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout="$wait_limit" \
+  "${missing[@]}" >/dev/null
 echo "install-deps: installed ${#missing[@]} packages"

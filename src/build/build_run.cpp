@@ -20,8 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* k_log_name = "build.log";
-
 // The build log: the builder's output, and each command line envlock runs, as "$ ARGV".
 class BuildLog {
 public:
@@ -112,6 +110,14 @@ Result<std::string> docker_pushed_digest(const fs::path& path) {
 
 } // namespace
 
+fs::path log_file_for(const fs::path& result_path) {
+  std::string name = result_path.filename().string();
+  if (name.size() > 5 && name.ends_with(".json")) {
+    name.resize(name.size() - 5);
+  }
+  return result_path.parent_path() / (name + ".log");
+}
+
 fs::path result_file(const BuildRequest& request) {
   if (request.result_path) {
     return fs::absolute(*request.result_path);
@@ -148,7 +154,8 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   command.dockerfile = prepared.plan.dockerfile;
   command.image = lock.image.repository + ":" + lock.image.tag;
   command.build_args = lock.build_args;
-  command.source_date_epoch = lock.enroot.source_date_epoch;
+  command.source_date_epoch =
+      request.context.options.source_date_epoch.value_or(lock.enroot.source_date_epoch);
   command.isolation = request.isolation;
   // Every registry the build talks to: the target, the base image and the recipe's images.
   const auto& recipe = lock.recipe;
@@ -184,7 +191,7 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   command.push = request.push;
 
   const fs::path result_path = result_file(request);
-  const fs::path log_path = result_path.parent_path() / k_log_name;
+  const fs::path log_path = log_file_for(result_path);
   std::error_code ec;
   fs::create_directories(result_path.parent_path(), ec);
   if (ec) {
@@ -223,8 +230,8 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   result.dockerfile_sha256 = util::sha256_hex(prepared.dockerfile);
   result.context_sha256 = tar.sha256;
   result.build_args = lock.build_args;
-  result.source_date_epoch = lock.enroot.source_date_epoch;
-  result.log_path = k_log_name;
+  result.source_date_epoch = command.source_date_epoch;
+  result.log_path = log_path.filename().string();
   ENVLOCK_TRY_ASSIGN(result.log_sha256, util::sha256_file_hex(log_path));
   ENVLOCK_TRY(write_build_result(result_path, result));
   return result;

@@ -31,11 +31,16 @@ struct BuildRequest {
 };
 
 // Builds (and with Push::yes pushes) the image of the lock and writes build-result.json and the
-// build log beside it. Returns the result written. Fails (exit 2) like prepare_context or when the
+// build log beside it, named after the result (log_file_for), so results in one folder keep
+// their own logs. Returns the result written. Fails (exit 2) like prepare_context or when the
 // lock has no image.repository or image.tag; (exit 3) with "NAME: not found in PATH; install
 // NAME, or choose another builder with --builder buildah|docker|podman", with "NAME build failed
 // (exit N); the log is in LOG" (the log is kept), or when the builder gives no digest.
 Result<BuildResult> run_build(const BuildRequest& request);
+
+// The build log of the result file `result_path`: its name with ".json" replaced by ".log"
+// (build-result.json -> build-result.log; a.json -> a.log; x -> x.log), in the same folder.
+std::filesystem::path log_file_for(const std::filesystem::path& result_path);
 
 // The path of the result file: `result_path`, or build-result.json in the lock's folder.
 std::filesystem::path result_file(const BuildRequest& request);

@@ -142,7 +142,7 @@ Result<ContextPlan> plan_context(const lock::Lock& lock, const fs::path& lock_pa
   const ContextLayout layout =
       context_layout(recipe ? RecipeKind::upstream : RecipeKind::template_file);
   ContextPlan plan;
-  plan.mtime = lock.enroot.source_date_epoch;
+  plan.mtime = options.source_date_epoch.value_or(lock.enroot.source_date_epoch);
   plan.dockerfile = layout.dockerfile;
   ENVLOCK_TRY_ASSIGN(plan.repository, megatron_repository(pin->second, dir, options.megatron_repo));
   // The tree first: with the upstream recipe the project's pyproject.toml and uv.lock replace

@@ -58,6 +58,9 @@ struct ContextOptions {
   Verifier verifier = Verifier::omit;
   // A local clone holding sources.megatron.commit; needed when the lock names a remote URL.
   std::optional<std::filesystem::path> megatron_repo;
+  // Every entry's mtime (and the build's SOURCE_DATE_EPOCH) instead of the lock's
+  // enroot.source_date_epoch: --source-date-epoch or SOURCE_DATE_EPOCH.
+  std::optional<std::int64_t> source_date_epoch;
 };
 
 // The plan for `lock` (read from `lock_path`, whose folder locates the manifest's folder) with the

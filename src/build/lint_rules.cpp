@@ -80,7 +80,8 @@ bool is_pip(const Words& words, std::size_t& install_at) {
   return false;
 }
 
-// pip options that take a value as the next word.
+// pip install options that take a value as the next word: those `pip install --help` lists with a
+// <value> (pip 23.2), and --group and --resume-retries (pip 25.1).
 const std::set<std::string>& pip_value_options() {
   static const std::set<std::string> options{"-r",
                                              "--requirement",
@@ -113,7 +114,19 @@ const std::set<std::string>& pip_value_options() {
                                              "--log",
                                              "--trusted-host",
                                              "--python",
-                                             "--report"};
+                                             "--report",
+                                             "--root-user-action",
+                                             "--keyring-provider",
+                                             "--proxy",
+                                             "--retries",
+                                             "--timeout",
+                                             "--exists-action",
+                                             "--cert",
+                                             "--client-cert",
+                                             "--use-feature",
+                                             "--use-deprecated",
+                                             "--group",
+                                             "--resume-retries"};
   return options;
 }
 
@@ -167,7 +180,10 @@ void check_downloads(const Instruction& instruction, const Commands& commands,
                     [](const std::string& w) { return w.starts_with("--checksum="); });
     if (!url.empty() && !checked) {
       add(out, instruction.line,
-          "ADD " + url + " has no checksum (write ADD --checksum=sha256:HEX)");
+          "ADD " + url +
+              " has no checksum (write ADD --checksum=sha256:HEX, which BuildKit's Dockerfile "
+              "1.6 reads but buildah 1.28 and podman 4.3 refuse; or download it in a RUN and check "
+              "it with sha256sum -c)");
     }
     return;
   }
@@ -198,22 +214,32 @@ void check_uv(const Commands& commands, bool env_locked, std::vector<int>& unloc
     if (program(words) != "uv" || i + 1 >= words.size()) {
       continue;
     }
-    const bool sync = words[i + 1] == "sync";
-    const bool pip_install =
-        words[i + 1] == "pip" && i + 2 < words.size() && words[i + 2] == "install";
-    if (!sync && !pip_install) {
+    const Words prefix(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i));
+    const bool uv_pip = words[i + 1] == "pip" && i + 2 < words.size() &&
+                        (words[i + 2] == "install" || words[i + 2] == "sync");
+    if (uv_pip) {
+      // uv pip neither reads nor writes uv.lock and has no --locked; only hashes pin what it
+      // installs.
+      if (!has_word(words, {"--require-hashes"}) &&
+          !has_word(prefix, {"UV_REQUIRE_HASHES=1", "UV_REQUIRE_HASHES=true"})) {
+        add(out, line,
+            "uv pip " + words[i + 2] +
+                " installs packages outside uv.lock (it neither reads nor writes it): add them to "
+                "the project and its uv.lock (uv add, then uv sync --locked), or pin them with "
+                "hashes (uv pip " +
+                words[i + 2] + " --require-hashes -r requirements.txt)");
+      }
       continue;
     }
-    const Words prefix(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i));
+    if (words[i + 1] != "sync") {
+      continue;
+    }
     const bool locked = env_locked || has_word(words, {"--locked", "--frozen"}) ||
                         has_word(prefix, {"UV_LOCKED=1", "UV_FROZEN=1"});
-    const std::string what = sync ? "uv sync" : "uv pip install";
     if (!locked) {
-      add(out, line, what + " without --locked or --frozen may resolve again and rewrite uv.lock");
-      if (sync) {
-        unlocked_syncs.push_back(line);
-      }
-    } else if (sync && !unlocked_syncs.empty()) {
+      add(out, line, "uv sync without --locked or --frozen may resolve again and rewrite uv.lock");
+      unlocked_syncs.push_back(line);
+    } else if (!unlocked_syncs.empty()) {
       add(out, line,
           "uv sync --locked runs after the unlocked uv sync on line " +
               std::to_string(unlocked_syncs.back()) + ", which may have rewritten uv.lock");
@@ -236,7 +262,9 @@ void check_pip(const Commands& commands, std::vector<Finding>& out) {
         continue;
       }
       if (is_unpinned_name(w)) {
-        add(out, line, "pip install " + w + " is not pinned (write NAME==VERSION, or use uv.lock)");
+        add(out, line,
+            "pip install " + w +
+                " is not pinned (write NAME==VERSION, or add it to the project's uv.lock)");
       }
     }
   }

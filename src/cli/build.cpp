@@ -2,6 +2,7 @@
 // build-result.json (docs/manual/build.md).
 #include "build/build_run.hpp"
 #include "cli/command.hpp"
+#include "cli/source_date_epoch.hpp"
 
 #include <iostream>
 #include <memory>
@@ -21,6 +22,7 @@ struct BuildCliOptions {
   bool with_verifier = false;
   bool push = false;
   bool quiet = false;
+  std::optional<std::int64_t> source_date_epoch;
 };
 
 Result<ExitCode> run_build_command(const BuildCliOptions& options) {
@@ -34,6 +36,13 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
   }
   request.context.options.verifier =
       options.with_verifier ? build::Verifier::include : build::Verifier::omit;
+  ENVLOCK_TRY_ASSIGN(const auto epoch, source_date_epoch_override(options.source_date_epoch));
+  if (epoch) {
+    request.context.options.source_date_epoch = epoch->value;
+    if (const std::string note = epoch_note(epoch, std::nullopt); !note.empty()) {
+      std::cerr << note << "\n";
+    }
+  }
   ENVLOCK_TRY_ASSIGN(request.builder, build::parse_builder(options.builder));
   request.push = options.push ? build::Push::yes : build::Push::no;
   request.isolation = options.isolation;
@@ -48,7 +57,8 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
   std::cout << "built " << result.repository << ":" << result.tag << "\n"
             << "  " << (result.pushed ? "pushed " : "image id ") << result.repository << "@"
             << result.digest << "\n"
-            << "  context sha256 " << result.context_sha256 << "\n"
+            << "  context sha256 " << result.context_sha256 << ", SOURCE_DATE_EPOCH "
+            << result.source_date_epoch << "\n"
             << "  wrote " << build::result_file(request).string() << "\n";
   return ExitCode::ok;
 }
@@ -72,6 +82,9 @@ Runner setup(CLI::App& app) {
                  "Let the builder use plain HTTP for this registry (HOST[:PORT]; repeatable)")
       ->type_name("HOST[:PORT]");
   app.add_flag("-q,--quiet", options->quiet, "Do not echo the build log (it is still saved)");
+  add_source_date_epoch_option(app, options->source_date_epoch,
+                               "SOURCE_DATE_EPOCH and --timestamp of the build, and the context's "
+                               "mtimes (default: SOURCE_DATE_EPOCH, else the lock's)");
   return [options] { return run_build_command(*options); };
 }
 

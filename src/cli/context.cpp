@@ -3,6 +3,7 @@
 #include "build/context.hpp"
 #include "cli/command.hpp"
 #include "cli/status_stream.hpp"
+#include "cli/source_date_epoch.hpp"
 
 #include <iostream>
 #include <memory>
@@ -17,6 +18,7 @@ struct ContextCliOptions {
   std::string template_path; // empty: the default template
   std::string megatron_repo; // empty: sources.megatron.git when it is a local path
   bool with_verifier = false;
+  std::optional<std::int64_t> source_date_epoch;
 };
 
 Result<ExitCode> run_context(const ContextCliOptions& options) {
@@ -30,11 +32,20 @@ Result<ExitCode> run_context(const ContextCliOptions& options) {
   }
   request.options.verifier =
       options.with_verifier ? build::Verifier::include : build::Verifier::omit;
+  ENVLOCK_TRY_ASSIGN(const auto epoch, source_date_epoch_override(options.source_date_epoch));
+  if (epoch) {
+    request.options.source_date_epoch = epoch->value;
+  }
   ENVLOCK_TRY_ASSIGN(const build::PreparedContext prepared, build::prepare_context(request));
+  if (const std::string note = epoch_note(epoch, prepared.lock.enroot.source_date_epoch);
+      !note.empty()) {
+    std::cerr << note << "\n";
+  }
   ENVLOCK_TRY_ASSIGN(const build::ContextTar tar,
                      build::write_context_file(prepared.plan, options.output));
   status_stream({options.output}) << tar.sha256 << "  " << options.output << "\n"
-                                  << "  " << tar.entries << " entries, " << tar.size << " bytes\n";
+                                  << "  " << tar.entries << " entries, " << tar.size
+                                  << " bytes, mtime " << prepared.plan.mtime << "\n";
   return ExitCode::ok;
 }
 
@@ -49,6 +60,9 @@ Runner setup(CLI::App& app) {
                "Also put envlock-verify and the lock into the context (as for envlock render)");
   app.add_option("--megatron-repo", options->megatron_repo,
                  "A local clone holding the locked Megatron-LM commit (needed for a remote URL)");
+  add_source_date_epoch_option(app, options->source_date_epoch,
+                               "Every entry's mtime (default: SOURCE_DATE_EPOCH, else the lock's "
+                               "enroot.source_date_epoch)");
   return [options] { return run_context(*options); };
 }
 

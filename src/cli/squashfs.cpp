@@ -3,10 +3,12 @@
 // `verify` (offline check of a .sqsh against squashfs-result.json or the lock).
 #include "cli/command.hpp"
 #include "cli/registry_options.hpp"
+#include "cli/source_date_epoch.hpp"
 #include "cli/status_stream.hpp"
 #include "lock/lock.hpp"
 #include "oci/image_ref.hpp"
 #include "oci/platform.hpp"
+#include "provenance/build_record.hpp"
 #include "squashfs/enroot_import.hpp"
 #include "squashfs/pipeline.hpp"
 #include "squashfs/registry_source.hpp"
@@ -24,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sq = envlock::squashfs;
+namespace pv = envlock::provenance;
 
 struct SquashArgs {
   std::string lock;
@@ -34,16 +37,47 @@ struct SquashArgs {
   std::string result;
   std::string squash_options;
   std::optional<std::int64_t> source_date_epoch;
+  std::string locale;       // empty: the lock's, else C.UTF-8
+  std::string build_result; // build-result.json naming the image
   bool enroot = false;
   oci::RegistryOptions registry;
 };
 
+// --build-result FILE: the image `envlock build --push` recorded, by reference and digest.
+Status image_from_build_result(SquashArgs& args) {
+  if (!args.image.empty() || !args.oci_layout.empty()) {
+    return input_error("--build-result names the image; leave out --image and --oci-layout");
+  }
+  ENVLOCK_TRY_ASSIGN(const pv::BuildRecord build, pv::read_build_record(args.build_result));
+  if (!build.pushed) {
+    return input_error(args.build_result + ": the image was not pushed, so " + build.digest +
+                       " is a local image id, not a registry digest; run `envlock build --push`, "
+                       "or give --image REF@DIGEST");
+  }
+  if (!args.lock.empty()) {
+    ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(args.lock));
+    if (const std::string sha = lock::lock_sha256(lock); sha != build.lock_sha256) {
+      return input_error(args.build_result + ": built from another lock (lock_sha256 " +
+                         build.lock_sha256 + "), not from " + args.lock + " (" + sha + ")");
+    }
+  }
+  args.image = build.repository + "@" + build.digest;
+  return {};
+}
+
 // Settings and image from --lock, the options, or Enroot's defaults.
 Status settle(SquashArgs& args, sq::SquashSettings& settings) {
+  ENVLOCK_TRY_ASSIGN(const auto epoch, source_date_epoch_override(args.source_date_epoch));
+  if (!args.build_result.empty()) {
+    ENVLOCK_TRY(image_from_build_result(args));
+  }
+  std::optional<std::int64_t> lock_epoch;
   if (!args.lock.empty()) {
     ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(args.lock));
     settings.squash_options = lock.enroot.squash_options;
     settings.source_date_epoch = lock.enroot.source_date_epoch;
+    settings.locale = lock.enroot.locale;
+    lock_epoch = lock.enroot.source_date_epoch;
     if (args.platform.empty()) {
       args.platform = lock.base_image.platform;
     }
@@ -52,12 +86,23 @@ Status settle(SquashArgs& args, sq::SquashSettings& settings) {
       std::cerr << "envlock: no --image given; squashing the lock's base image " << args.image
                 << "\n";
     }
-  } else if (!args.source_date_epoch) {
-    return input_error("--source-date-epoch is required without --lock (Enroot's output is only "
-                       "reproducible with SOURCE_DATE_EPOCH)");
+  } else if (!epoch) {
+    return input_error("--source-date-epoch (or SOURCE_DATE_EPOCH in the environment) is required "
+                       "without --lock (Enroot's output is only reproducible with "
+                       "SOURCE_DATE_EPOCH)");
   }
-  if (args.source_date_epoch) {
-    settings.source_date_epoch = *args.source_date_epoch;
+  if (epoch) {
+    settings.source_date_epoch = epoch->value;
+    if (const std::string note = epoch_note(epoch, lock_epoch); !note.empty()) {
+      std::cerr << note << "\n";
+    }
+  }
+  if (!args.locale.empty()) {
+    const auto locale = lock::parse_enroot_locale(args.locale);
+    if (!locale) {
+      return input_error("--locale '" + args.locale + "' is not one of C.UTF-8, C");
+    }
+    settings.locale = *locale;
   }
   if (!args.squash_options.empty()) {
     settings.squash_options = args.squash_options;
@@ -72,7 +117,8 @@ Status settle(SquashArgs& args, sq::SquashSettings& settings) {
     return input_error("-o IMAGE.sqsh is required");
   }
   if (args.image.empty() && args.oci_layout.empty()) {
-    return input_error("--image REF@DIGEST is required unless --lock or --oci-layout is given");
+    return input_error("--image REF@DIGEST is required unless --lock, --oci-layout or "
+                       "--build-result is given");
   }
   return {};
 }
@@ -190,8 +236,16 @@ Runner setup_squashfs(CLI::App& app) {
   app.add_option("--squash-options", args->squash_options,
                  "mksquashfs options (default: the lock's, else Enroot's '-comp lzo -noD "
                  "-exit-on-error')");
-  app.add_option("--source-date-epoch", args->source_date_epoch,
-                 "Timestamp of every inode and of the image (required without --lock)");
+  add_source_date_epoch_option(app, args->source_date_epoch,
+                               "Timestamp of every inode and of the image (default: "
+                               "SOURCE_DATE_EPOCH, else the lock's; required without --lock)");
+  app.add_option("--locale", args->locale,
+                 "The locale Enroot's bash writes /etc/rc in: C.UTF-8 or C (default: the "
+                 "lock's, else C.UTF-8)")
+      ->type_name("LOCALE");
+  app.add_option("--build-result", args->build_result,
+                 "Squash the image `envlock build --push` recorded in this build-result.json")
+      ->type_name("FILE");
   app.add_flag("--enroot", args->enroot, "Run the installed `enroot import` instead");
   add_registry_options(app, args->registry);
   return [args] { return run_squashfs(*args); };

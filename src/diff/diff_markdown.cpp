@@ -70,6 +70,9 @@ mu::data packages_data(const LockDiff& diff) {
       notes += std::string(notes.empty() ? "" : ", ") + "source: `" + p.old_source + "` → `" +
                p.new_source + "`";
     }
+    if (!p.sources.empty()) {
+      notes += std::string(notes.empty() ? "" : ", ") + "sources: `" + p.sources + "`";
+    }
     packages.emplace_back(
         mu::object{{"name", p.name},
                    {"change", to_string(p.kind)},

@@ -79,6 +79,9 @@ json diff_to_json(const LockDiff& diff) {
       j["old_source"] = p.old_source;
       j["new_source"] = p.new_source;
     }
+    if (!p.sources.empty()) {
+      j["sources"] = p.sources;
+    }
     packages.push_back(std::move(j));
   }
   json logs = json::array();
@@ -155,6 +158,9 @@ std::string render_diff_text(const LockDiff& diff) {
       }
       if (!p.old_source.empty() || !p.new_source.empty()) {
         out << " [source: " << p.old_source << " -> " << p.new_source << "]";
+      }
+      if (!p.sources.empty()) {
+        out << " [sources: " << p.sources << "]";
       }
       if (p.major) {
         out << " (major)";

@@ -31,6 +31,8 @@ const char* to_string(PackageChangeKind kind) {
 
 namespace {
 
+constexpr const char* k_no_version = "(no version)";
+
 // Collects the changes of one section.
 class SectionBuilder {
 public:
@@ -109,20 +111,51 @@ std::string source_text(const lock::UvPackage& p) {
   return p.source_location.empty() ? p.source_kind : p.source_kind + " " + p.source_location;
 }
 
+// One package name's entries in one lock: which versions, from which sources.
 struct PackageVersions {
-  std::vector<std::string> versions;
-  std::vector<std::string> sources;
+  std::map<std::string, std::set<std::string>> sources_of; // version -> its sources
+  std::set<std::string> sources;
+
+  bool operator==(const PackageVersions&) const = default;
+
+  // The distinct versions in PEP 440 order; a package without a version shows as such.
+  [[nodiscard]] std::vector<std::string> versions() const {
+    std::vector<std::string> out;
+    for (const auto& [version, from] : sources_of) {
+      out.push_back(version);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const std::string& a, const std::string& b) { return version_text_less(a, b); });
+    return out;
+  }
+  [[nodiscard]] std::string version_text() const {
+    std::vector<std::string> shown;
+    for (const auto& v : versions()) {
+      shown.push_back(v.empty() ? k_no_version : v);
+    }
+    return util::join(shown, ", ");
+  }
+  // "1.0: registry A; 2.0: git B", for when only the pairing of versions and sources changed.
+  [[nodiscard]] std::string pairing_text() const {
+    std::vector<std::string> parts;
+    for (const auto& v : versions()) {
+      const auto& from = sources_of.at(v);
+      parts.push_back((v.empty() ? k_no_version : v) + ": " +
+                      util::join({from.begin(), from.end()}, ", "));
+    }
+    return util::join(parts, "; ");
+  }
+  [[nodiscard]] bool one_version_from_several_sources() const {
+    return std::any_of(sources_of.begin(), sources_of.end(),
+                       [](const auto& entry) { return entry.second.size() > 1; });
+  }
 };
 
 std::map<std::string, PackageVersions> by_name(const std::vector<lock::UvPackage>& packages) {
   std::map<std::string, PackageVersions> out;
   for (const auto& p : packages) {
-    out[p.name].versions.push_back(p.version);
-    out[p.name].sources.push_back(source_text(p));
-  }
-  for (auto& [name, pv] : out) {
-    std::sort(pv.versions.begin(), pv.versions.end());
-    std::sort(pv.sources.begin(), pv.sources.end());
+    out[p.name].sources_of[p.version].insert(source_text(p));
+    out[p.name].sources.insert(source_text(p));
   }
   return out;
 }
@@ -138,6 +171,15 @@ bool only_local_differs(const std::string& a, const std::string& b) {
   return std::is_eq(compare(*va, *vb));
 }
 
+std::string joined(const std::set<std::string>& items) {
+  return util::join({items.begin(), items.end()}, ", ");
+}
+
+// The sources of a package present on one side only, when one version comes from several.
+std::string several_sources(const PackageVersions& side) {
+  return side.one_version_from_several_sources() ? joined(side.sources) : std::string();
+}
+
 std::optional<PackageChange> compare_package(const std::string& name, const PackageVersions* a,
                                              const PackageVersions* b) {
   if (a == nullptr && b == nullptr) {
@@ -147,34 +189,46 @@ std::optional<PackageChange> compare_package(const std::string& name, const Pack
   c.name = name;
   if (a == nullptr) {
     c.kind = PackageChangeKind::added;
-    c.new_version = util::join(b->versions, ", ");
+    c.new_version = b->version_text();
+    c.sources = several_sources(*b);
     return c;
   }
   if (b == nullptr) {
     c.kind = PackageChangeKind::removed;
-    c.old_version = util::join(a->versions, ", ");
+    c.old_version = a->version_text();
+    c.sources = several_sources(*a);
     return c;
   }
-  if (a->versions == b->versions && a->sources == b->sources) {
+  if (*a == *b) {
     return std::nullopt;
   }
-  c.old_version = util::join(a->versions, ", ");
-  c.new_version = util::join(b->versions, ", ");
+  c.old_version = a->version_text();
+  c.new_version = b->version_text();
   if (a->sources != b->sources) {
-    c.old_source = util::join(a->sources, ", ");
-    c.new_source = util::join(b->sources, ", ");
+    c.old_source = joined(a->sources);
+    c.new_source = joined(b->sources);
+  } else if (a->versions() == b->versions()) {
+    // The same versions and sources, paired differently.
+    c.old_source = a->pairing_text();
+    c.new_source = b->pairing_text();
+  } else if (a->one_version_from_several_sources() || b->one_version_from_several_sources()) {
+    c.sources = joined(a->sources);
   }
   c.kind = PackageChangeKind::changed;
-  if (a->versions.size() == 1 && b->versions.size() == 1) {
-    const auto order = compare_versions(a->versions[0], b->versions[0]);
-    if (only_local_differs(a->versions[0], b->versions[0])) {
+  const auto old_versions = a->versions();
+  const auto new_versions = b->versions();
+  if (old_versions.size() == 1 && new_versions.size() == 1) {
+    const std::string& from = old_versions[0];
+    const std::string& to = new_versions[0];
+    const auto order = compare_versions(from, to);
+    if (only_local_differs(from, to)) {
       // "1.0.0+b7643bd" -> "1.0.0+9edee0c": a rebuild from another commit, neither up nor down.
     } else if (order && std::is_lt(*order)) {
       c.kind = PackageChangeKind::upgraded;
     } else if (order && std::is_gt(*order)) {
       c.kind = PackageChangeKind::downgraded;
     }
-    c.major = is_major_change(a->versions[0], b->versions[0]);
+    c.major = is_major_change(from, to);
   }
   return c;
 }

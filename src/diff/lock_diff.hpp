@@ -32,14 +32,20 @@ enum class PackageChangeKind { added, removed, upgraded, downgraded, changed };
 const char* to_string(PackageChangeKind kind);
 
 // One uv package whose presence, version or source changed. A package locked at several versions
-// (per-platform resolutions) compares its sorted version lists and is "changed".
+// (per-platform resolutions) lists its distinct versions in PEP 440 order and is "changed" when
+// they differ; a package without a version (path, directory, virtual, editable sources) shows
+// "(no version)".
 struct PackageChange {
   std::string name;
   PackageChangeKind kind = PackageChangeKind::changed;
   std::string old_version; // "" when added; versions joined with ", " when several
   std::string new_version; // "" when removed
-  std::string old_source;  // "registry", "git <location>", ... only when the source changed
+  // Only when the set of sources changed: "registry <index>", "git <location>", ... joined with
+  // ", " (or "VERSION: SOURCES; ..." when the same versions and sources were paired differently).
+  std::string old_source;
   std::string new_source;
+  // When one version is locked from several sources and the set did not change: those sources.
+  std::string sources;
   bool major = false;              // the first release segment changed
   std::optional<std::string> core; // what it replaces in the base image (core_packages.hpp)
   bool operator==(const PackageChange&) const = default;

@@ -374,6 +374,20 @@ json recipe_to_json(const Recipe& recipe) {
           {"images", std::move(images)}};
 }
 
+const char* to_string(EnrootLocale locale) {
+  return locale == EnrootLocale::c ? "C" : "C.UTF-8";
+}
+
+std::optional<EnrootLocale> parse_enroot_locale(std::string_view text) {
+  if (text == "C.UTF-8") {
+    return EnrootLocale::utf8;
+  }
+  if (text == "C") {
+    return EnrootLocale::c;
+  }
+  return std::nullopt;
+}
+
 json to_json(const Lock& lock) {
   json j = json::object();
   j["schema"] = k_schema;
@@ -425,6 +439,11 @@ json to_json(const Lock& lock) {
   }
   if (lock.recipe) {
     j["recipe"] = recipe_to_json(*lock.recipe);
+  }
+  // Written only when not the default, so that locks (and their lock_sha256) from before the
+  // field existed keep their bytes.
+  if (lock.enroot.locale != EnrootLocale::utf8) {
+    j["enroot"]["locale"] = to_string(lock.enroot.locale);
   }
   return j;
 }
@@ -542,6 +561,15 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   Reader en = r.sub("enroot");
   lock.enroot.squash_options = en.str("squash_options");
   lock.enroot.source_date_epoch = en.integer("source_date_epoch");
+  const json* enroot = value.is_object() && value.contains("enroot") ? &value["enroot"] : nullptr;
+  if (enroot != nullptr && enroot->is_object() && enroot->contains("locale")) {
+    const std::string locale = en.str("locale");
+    if (const auto parsed = parse_enroot_locale(locale)) {
+      lock.enroot.locale = *parsed;
+    } else if ((*enroot)["locale"].is_string()) {
+      en.fail(en.join("locale"), "'" + locale + "' is not one of C.UTF-8, C");
+    }
+  }
   r.merge(en);
 
   if (const json* context = r.any("context"); context != nullptr && !context->is_null()) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace envlock::lock {
@@ -150,9 +151,21 @@ struct Expect {
   bool operator==(const Expect&) const = default;
 };
 
+// The locale Enroot's bash runs in when it writes /etc/rc: it decides how ${word@Q} quotes the
+// non-ASCII bytes of Entrypoint and Cmd. C.UTF-8 leaves printable characters as they are; C
+// escapes every byte above 0x7f ($'\303\274'), as an import from a Slurm prolog without LANG does.
+enum class EnrootLocale { utf8, c };
+
+// "C.UTF-8" or "C".
+const char* to_string(EnrootLocale locale);
+
+// Reads "C.UTF-8" or "C"; nothing for any other text.
+std::optional<EnrootLocale> parse_enroot_locale(std::string_view text);
+
 struct Enroot {
   std::string squash_options;
   std::int64_t source_date_epoch = 0;
+  EnrootLocale locale = EnrootLocale::utf8; // "locale", written only when C
   bool operator==(const Enroot&) const = default;
 };
 

@@ -146,13 +146,19 @@ Result<Expect> read_expect(const Reader& reader, const Field& field) {
 
 Result<Enroot> read_enroot(const Reader& reader, const Field& field) {
   ENVLOCK_TRY(reader.mapping(field));
-  ENVLOCK_TRY(reader.only_keys(field, {"squash_options", "source_date_epoch"}));
+  ENVLOCK_TRY(reader.only_keys(field, {"squash_options", "source_date_epoch", "locale"}));
   Enroot enroot;
   if (const auto options = reader.find(field, "squash_options")) {
     ENVLOCK_TRY_ASSIGN(enroot.squash_options, reader.string(*options));
   }
   if (const auto epoch = reader.find(field, "source_date_epoch")) {
     ENVLOCK_TRY_ASSIGN(enroot.source_date_epoch, read_count(reader, *epoch));
+  }
+  if (const auto locale = reader.find(field, "locale")) {
+    ENVLOCK_TRY_ASSIGN(enroot.locale, reader.string(*locale));
+    if (enroot.locale != "C.UTF-8" && enroot.locale != "C") {
+      return reader.format_error(*locale, "one of C.UTF-8, C");
+    }
   }
   return enroot;
 }

@@ -78,6 +78,8 @@ struct Expect {
 struct Enroot {
   std::string squash_options = lock::k_enroot_squash_options;
   std::int64_t source_date_epoch = 0;
+  // The locale of Enroot's bash when it writes /etc/rc: "C.UTF-8" or "C" (lock::EnrootLocale).
+  std::string locale = "C.UTF-8";
 };
 
 struct Manifest {

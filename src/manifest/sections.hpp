@@ -25,7 +25,7 @@ Result<Python> read_python(const Reader& reader, const Field& field);
 Result<Build> read_build(const Reader& reader, const Field& field);
 // expect: {cuda, nccl, pytorch, python, gpus, nccl_busbw_gbps, host, resume}
 Result<Expect> read_expect(const Reader& reader, const Field& field);
-// enroot: {squash_options, source_date_epoch}
+// enroot: {squash_options, source_date_epoch, locale}
 Result<Enroot> read_enroot(const Reader& reader, const Field& field);
 
 } // namespace envlock::manifest

@@ -40,6 +40,9 @@ nlohmann::json to_json(const Manifest& manifest) {
                    {"resume", lock::resume_expect_to_json(expect.resume)}};
   out["enroot"] = {{"squash_options", manifest.enroot.squash_options},
                    {"source_date_epoch", manifest.enroot.source_date_epoch}};
+  if (manifest.enroot.locale != "C.UTF-8") {
+    out["enroot"]["locale"] = manifest.enroot.locale; // the default is left out, as in the lock
+  }
   return out;
 }
 

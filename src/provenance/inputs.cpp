@@ -50,8 +50,10 @@ Result<BuildRecord> read_build(const fs::path& path, const fs::path& lock_path,
   if (util::path_exists(log)) {
     ENVLOCK_TRY_ASSIGN(const std::string log_sha256, util::sha256_file_hex(log));
     if (log_sha256 != build.log_sha256) {
-      return input_error(log.string() + ": sha256 " + log_sha256 + ", but " + path.string() +
-                         " records " + build.log_sha256);
+      return input_error(log.string() + ": changed after the build that wrote " + path.string() +
+                         " (sha256 " + log_sha256 + ", the result records " + build.log_sha256 +
+                         "); restore that build's log, or run `envlock build` again for a new "
+                         "result and log");
     }
   }
   return build;

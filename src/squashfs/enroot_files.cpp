@@ -1,11 +1,10 @@
 #include "squashfs/enroot_files.hpp"
 
+#include "squashfs/bash_quote.hpp"
 #include "squashfs/dir_fd.hpp"
 #include "util/strings.hpp"
 
-#include <array>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
@@ -17,70 +16,11 @@ namespace {
 constexpr unsigned k_file_mode = 0644;
 constexpr unsigned k_dir_mode = 0755;
 
-bool needs_ansi_c_quoting(std::string_view word) {
-  for (const char c : word) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string ansi_c_quote(std::string_view word) {
-  std::string out = "$'";
-  for (const char c : word) {
-    switch (c) {
-    case '\a':
-      out += "\\a";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\x1b':
-      out += "\\E";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\v':
-      out += "\\v";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\'':
-      out += "\\'";
-      break;
-    default: {
-      const auto u = static_cast<unsigned char>(c);
-      if (u < 0x20 || u == 0x7f) {
-        std::array<char, 8> buf{};
-        (void)std::snprintf(buf.data(), buf.size(), "\\%03o", u);
-        out += buf.data();
-      } else {
-        out += c;
-      }
-    }
-    }
-  }
-  return out + "'";
-}
-
-std::string quote_all(const std::vector<std::string>& words) {
+std::string quote_all(const std::vector<std::string>& words, lock::EnrootLocale locale) {
   std::vector<std::string> quoted;
   quoted.reserve(words.size());
   for (const auto& w : words) {
-    quoted.push_back(bash_quote(w));
+    quoted.push_back(bash_quote(w, locale));
   }
   return util::join(quoted, " ");
 }
@@ -130,14 +70,7 @@ Status write_file_at(int dir, const std::string& name, const std::string& conten
 
 } // namespace
 
-std::string bash_quote(std::string_view word) {
-  if (needs_ansi_c_quoting(word)) {
-    return ansi_c_quote(word);
-  }
-  return "'" + util::replace_all(std::string(word), "'", "'\\''") + "'";
-}
-
-std::string render_rc(const ImageConfig& config) {
+std::string render_rc(const ImageConfig& config, lock::EnrootLocale locale) {
   std::string out;
   for (const auto& [key, value] : config.labels) {
     out += "# " + key + " " + util::replace_all(value, "\n", " ") + "\n";
@@ -150,7 +83,7 @@ std::string render_rc(const ImageConfig& config) {
   if (config.entrypoint.empty() && cmd.empty()) {
     cmd = {"/bin/sh"};
   }
-  const std::string entrypoint = quote_all(config.entrypoint);
+  const std::string entrypoint = quote_all(config.entrypoint, locale);
   out += "mkdir -p \"" + workdir + "\" 2> /dev/null\n";
   out += "cd \"" + workdir + "\" && unset OLDPWD || exit 1\n";
   out += "\n";
@@ -161,7 +94,7 @@ std::string render_rc(const ImageConfig& config) {
   out += "if [ $# -gt 0 ]; then\n";
   out += "    exec " + entrypoint + " \"$@\"\n";
   out += "else\n";
-  out += "    exec " + entrypoint + " " + quote_all(cmd) + "\n";
+  out += "    exec " + entrypoint + " " + quote_all(cmd, locale) + "\n";
   out += "fi\n";
   return out;
 }
@@ -187,16 +120,32 @@ std::string render_rc_local() {
          "# It can be used to manipulate the entrypoint or the command of the container.\n";
 }
 
-Status write_enroot_files(int root, const ImageConfig& config) {
+bool is_relative_workdir(const ImageConfig& config) {
+  return !config.working_dir.empty() && config.working_dir.front() != '/';
+}
+
+std::optional<std::string> workdir_warning(const ImageConfig& config) {
+  if (!is_relative_workdir(config)) {
+    return std::nullopt;
+  }
+  return "image config: WorkingDir '" + config.working_dir +
+         "' is relative; as Enroot 4.1.2 does, no folder is created in the image (/etc/rc "
+         "creates it when the container starts, relative to the folder it starts in)";
+}
+
+Status write_enroot_files(int root, const ImageConfig& config, lock::EnrootLocale locale) {
   if (::fchmod(root, k_dir_mode) != 0) {
     return env_error(std::string("rootfs: cannot change mode: ") + std::strerror(errno));
   }
   ENVLOCK_TRY_ASSIGN(const util::Fd etc, make_top_layer_dir(root, {"etc"}));
   ENVLOCK_TRY(write_file_at(etc.get(), "fstab", render_fstab(config)));
   ENVLOCK_TRY(write_file_at(etc.get(), "environment", render_environment(config)));
-  ENVLOCK_TRY(write_file_at(etc.get(), "rc", render_rc(config)));
+  ENVLOCK_TRY(write_file_at(etc.get(), "rc", render_rc(config, locale)));
   std::vector<std::string> parts;
-  for (const auto& part : util::split(config.working_dir, '/')) {
+  // Enroot runs `mkdir -p "${rootfs}${workdir}"`: a relative WorkingDir lands beside the rootfs.
+  const auto inside = is_relative_workdir(config) ? std::vector<std::string>()
+                                                  : util::split(config.working_dir, '/');
+  for (const auto& part : inside) {
     if (part == "..") {
       return input_error("image config: WorkingDir '" + config.working_dir + "' leaves the rootfs");
     }

@@ -38,6 +38,7 @@ EnrootCommand enroot_import_command(const oci::ImageRef& image, const std::strin
       {"ENROOT_DATA_PATH", (scratch / "data").string()},
       {"ENROOT_RUNTIME_PATH", (scratch / "runtime").string()},
       {"ENROOT_TEMP_PATH", (scratch / "tmp").string()},
+      {"LC_ALL", lock::to_string(settings.locale)},
   };
   return cmd;
 }
@@ -73,6 +74,7 @@ Result<SquashResult> import_with_enroot(const oci::ImageRef& image, const std::s
   r.producer = "enroot";
   r.squash_options = settings.squash_options;
   r.source_date_epoch = settings.source_date_epoch;
+  r.locale = settings.locale;
   r.mksquashfs_arguments = mksquashfs_arguments(settings);
   ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, mksquashfs_version());
   return r;

@@ -1,5 +1,5 @@
 // `envlock squashfs --enroot`: runs Enroot's own `enroot import` with a pinned environment
-// (SOURCE_DATE_EPOCH, ENROOT_SQUASH_OPTIONS, umask 022, every ENROOT_*_PATH in a temporary
+// (SOURCE_DATE_EPOCH, ENROOT_SQUASH_OPTIONS, LC_ALL, umask 022, every ENROOT_*_PATH in a temporary
 // folder), so its output can be recorded and compared with envlock's.
 #pragma once
 

@@ -3,6 +3,7 @@
 // environment (PATH only), so SOURCE_DATE_EPOCH from our environment never reaches it.
 #pragma once
 
+#include "lock/lock.hpp"
 #include "util/result.hpp"
 
 #include "lock/lock.hpp"
@@ -14,9 +15,12 @@
 
 namespace envlock::squashfs {
 
+// Enroot's settings for one image: ENROOT_SQUASH_OPTIONS, SOURCE_DATE_EPOCH and the locale its
+// bash writes /etc/rc in.
 struct SquashSettings {
   std::string squash_options = lock::k_enroot_squash_options; // split on blanks, as bash does
   std::int64_t source_date_epoch = 0;
+  lock::EnrootLocale locale = lock::EnrootLocale::utf8;
 };
 
 // The arguments after `mksquashfs ROOTFS OUTPUT`. -processors is left out: it does not change

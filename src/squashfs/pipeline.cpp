@@ -143,8 +143,11 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   }
   ENVLOCK_TRY_ASSIGN(RootfsBuilder builder, RootfsBuilder::open(rootfs));
   ENVLOCK_TRY(build_rootfs(job, manifest, builder));
-  ENVLOCK_TRY(write_enroot_files(builder.root_fd(), config));
+  ENVLOCK_TRY(write_enroot_files(builder.root_fd(), config, job.settings.locale));
   out.warnings = builder.warnings();
+  if (auto warning = workdir_warning(config)) {
+    out.warnings.push_back(std::move(*warning));
+  }
   ENVLOCK_TRY_ASSIGN(const Tree tree, read_tree_dir(rootfs));
 
   r.mksquashfs_arguments = mksquashfs_arguments(job.settings);
@@ -156,6 +159,7 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   r.producer = "envlock";
   r.squash_options = job.settings.squash_options;
   r.source_date_epoch = job.settings.source_date_epoch;
+  r.locale = job.settings.locale;
   ENVLOCK_TRY(write_result(job.result_path, r));
   return out;
 }

@@ -40,6 +40,7 @@ Status RootfsBuilder::apply_layer(const std::filesystem::path& blob, const std::
   m_layer = digest;
   m_seen.clear();
   m_layer_links.clear();
+  m_layer_files.clear();
   ENVLOCK_TRY_ASSIGN(const auto stream, HashingStream::open(blob, progress));
   ENVLOCK_TRY_ASSIGN(const ArchiveReader reader, new_tar_reader());
   if (auto attached = stream->attach(reader.get()); !attached) {
@@ -78,6 +79,11 @@ Result<util::Fd> RootfsBuilder::open_parent(const std::vector<std::string>& part
     path = child_path(path, parts[i]);
     if (m_layer_links.count(path) != 0) {
       return refuse(shown, "goes through the symbolic link '" + path + "' of the same layer");
+    }
+    if (m_layer_files.count(path) != 0) {
+      return refuse(shown, "lies under '" + path +
+                               "', which the same layer holds as a file (Enroot's import fails "
+                               "on this layer; envlock will not turn the file into a folder)");
     }
     ENVLOCK_TRY_ASSIGN(util::Fd sub, ensure_dir_at(dir.get(), parts[i], path));
     if (m_seen.insert(path).second) {
@@ -121,18 +127,23 @@ Status RootfsBuilder::apply_entry(struct archive* reader, struct archive_entry* 
   ENVLOCK_TRY_ASSIGN(const util::Fd parent, open_parent(path.parts, shown));
   const std::string parent_path = path.parent();
   if (leaf.rfind(k_whiteout, 0) == 0) {
+    m_seen.insert(shown); // so that a file written over its folder later is caught
     return apply_whiteout(parent.get(), parent_path, leaf);
   }
   const unsigned mode = archive_entry_perm(entry) & 07777U;
-  m_seen.insert(shown);
   m_layer_links.erase(shown);
-  if (link != nullptr) {
-    return write_hardlink(parent.get(), leaf, shown, link);
-  }
-  if (type == AE_IFDIR) {
+  m_layer_files.erase(shown);
+  if (type == AE_IFDIR && link == nullptr) {
+    m_seen.insert(shown);
     ENVLOCK_TRY(ensure_dir_at(parent.get(), leaf, shown));
     m_dir_modes[shown] = mode;
     return {};
+  }
+  ENVLOCK_TRY(check_replaces_no_folder(shown));
+  m_seen.insert(shown);
+  if (link != nullptr) {
+    m_layer_files.insert(shown);
+    return write_hardlink(parent.get(), leaf, shown, link);
   }
   ENVLOCK_TRY(remove_at(parent.get(), leaf, shown));
   if (type == AE_IFLNK) {
@@ -144,9 +155,21 @@ Status RootfsBuilder::apply_entry(struct archive* reader, struct archive_entry* 
     return {};
   }
   if (type == AE_IFREG) {
+    m_layer_files.insert(shown);
     return write_regular(reader, parent.get(), leaf, shown, mode, archive_entry_size(entry));
   }
   warn(shown, "unknown entry type skipped");
+  return {};
+}
+
+Status RootfsBuilder::check_replaces_no_folder(const std::string& shown) const {
+  const std::string prefix = shown + "/";
+  const auto under = m_seen.lower_bound(prefix);
+  if (under != m_seen.end() && under->starts_with(prefix)) {
+    return refuse(shown, "replaces the folder that holds '" + *under +
+                             "' in the same layer (Enroot's import fails on this layer; envlock "
+                             "will not drop what the layer put in the folder)");
+  }
   return {};
 }
 

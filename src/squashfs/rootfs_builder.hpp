@@ -7,6 +7,10 @@
 // with "..", names that go through a symbolic link of the same layer, and hard links whose target
 // leaves the rootfs are refused (input error naming the layer digest and the entry); a leading '/'
 // is removed, and device nodes, FIFOs and sockets are skipped, each with a warning.
+//
+// Parity: a layer that Enroot's tar cannot extract is refused, naming both entries, rather than
+// turned into a different tree: an entry (a whiteout too) under a path the same layer holds as a
+// file, and a file, link or symbolic link over a folder the same layer put entries in.
 #pragma once
 
 #include "squashfs/dir_fd.hpp"
@@ -56,6 +60,7 @@ private:
                         const std::string& target);
   Status apply_whiteout(int dir, const std::string& dir_path, const std::string& name);
   Status remove_hidden(int dir, const std::string& dir_path);
+  Status check_replaces_no_folder(const std::string& shown) const;
   Error refuse(const std::string& path, const std::string& why) const;
   void warn(const std::string& path, const std::string& why);
 
@@ -63,6 +68,7 @@ private:
   std::string m_layer;                         // digest of the layer being applied
   std::set<std::string> m_seen;                // paths written by the current layer
   std::set<std::string> m_layer_links;         // symbolic links written by the current layer
+  std::set<std::string> m_layer_files;         // files and hard links written by the current layer
   std::map<std::string, unsigned> m_dir_modes; // final folder modes
   std::vector<std::string> m_warnings;
 };

@@ -3,6 +3,7 @@
 // inputs give the same bytes. `envlock squashfs verify` and `envlock provenance` read it.
 #pragma once
 
+#include "lock/lock.hpp"
 #include "squashfs/superblock.hpp"
 #include "util/result.hpp"
 
@@ -30,6 +31,7 @@ struct SquashResult {
   std::vector<std::string> mksquashfs_arguments; // after ROOTFS and OUTPUT
   std::string squash_options;
   std::int64_t source_date_epoch = 0;
+  lock::EnrootLocale locale = lock::EnrootLocale::utf8; // of Enroot's bash writing /etc/rc
   Superblock superblock;
   bool operator==(const SquashResult&) const = default;
 };

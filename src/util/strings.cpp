@@ -110,40 +110,55 @@ std::optional<std::string> closest_match(std::string_view word,
   return std::nullopt;
 }
 
+std::optional<Utf8Char> decode_utf8(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  if (at >= text.size()) {
+    return std::nullopt;
+  }
+  const unsigned lead = byte(at);
+  if (lead < 0x80) {
+    return Utf8Char{lead, 1};
+  }
+  std::size_t length = 0;
+  unsigned low = 0x80; // the allowed range of the second byte (RFC 3629 table)
+  unsigned high = 0xBF;
+  char32_t code = 0;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+    code = lead & 0x1FU;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    low = lead == 0xE0 ? 0xA0 : 0x80;
+    high = lead == 0xED ? 0x9F : 0xBF;
+    code = lead & 0x0FU;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    low = lead == 0xF0 ? 0x90 : 0x80;
+    high = lead == 0xF4 ? 0x8F : 0xBF;
+    code = lead & 0x07U;
+  } else {
+    return std::nullopt;
+  }
+  if (at + length > text.size() || byte(at + 1) < low || byte(at + 1) > high) {
+    return std::nullopt;
+  }
+  for (std::size_t k = 1; k < length; ++k) {
+    if (byte(at + k) < 0x80 || byte(at + k) > 0xBF) {
+      return std::nullopt;
+    }
+    code = (code << 6U) | (byte(at + k) & 0x3FU);
+  }
+  return Utf8Char{code, length};
+}
+
 std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned lead = byte(i);
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t length = 0;
-    unsigned low = 0x80; // the allowed range of the second byte (RFC 3629 table)
-    unsigned high = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      low = lead == 0xE0 ? 0xA0 : 0x80;
-      high = lead == 0xED ? 0x9F : 0xBF;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      low = lead == 0xF0 ? 0x90 : 0x80;
-      high = lead == 0xF4 ? 0x8F : 0xBF;
-    } else {
+    const auto c = decode_utf8(text, i);
+    if (!c) {
       return i;
     }
-    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) {
-      return i;
-    }
-    for (std::size_t k = 2; k < length; ++k) {
-      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) {
-        return i;
-      }
-    }
-    i += length;
+    i += c->length;
   }
   return std::nullopt;
 }

@@ -21,6 +21,16 @@ bool is_hex(std::string_view text);
 
 // Levenshtein distance.
 std::size_t edit_distance(std::string_view a, std::string_view b);
+// One character decoded from UTF-8: its code point and how many bytes it took.
+struct Utf8Char {
+  char32_t code_point = 0;
+  std::size_t length = 0;
+};
+
+// The well-formed UTF-8 character starting at byte `at`; nothing when the bytes there are not one
+// (a stray continuation byte, an overlong form, a surrogate, above U+10FFFF, cut short).
+std::optional<Utf8Char> decode_utf8(std::string_view text, std::size_t at);
+
 // The offset of the first byte that does not belong to a well-formed UTF-8 sequence (overlong
 // forms, surrogates and code points above U+10FFFF are not well-formed); nothing when all are.
 std::optional<std::size_t> invalid_utf8_at(std::string_view text);

@@ -2,7 +2,6 @@
 # tests/e2e/run.sh in a fresh folder ($WORK) with these variables set:
 #   ENVLOCK, ENVLOCK_VERIFY  the binaries under test
 #   REPO                     the repository root
-#   SHARED                   ../shared beside the repository (may be absent)
 # Every check prints "ok   NAME" or "FAIL NAME: why" and the suite ends with `finish`, which exits
 # 1 if any check failed. `skip "reason"` ends the suite as skipped (exit 125).
 set -uo pipefail
@@ -56,6 +55,14 @@ finish() {
   echo "checks: $E2E_CHECKS, failed: $E2E_FAILS"
   [ "$E2E_FAILS" -eq 0 ]
   exit $?
+}
+
+# need_fixture FILE: ends the suite as failed when FILE (test data of the repository) is missing:
+# that is a broken checkout, never a reason to skip.
+need_fixture() {
+  [ -f "$1" ] && return 0
+  fail "fixture" "missing $1 (it is part of the repository; the checkout is incomplete)"
+  finish
 }
 
 # need_tools TOOL...: skips the suite naming what is missing.

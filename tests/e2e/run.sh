@@ -6,7 +6,8 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 export REPO
 export ENVLOCK=${ENVLOCK:-$REPO/build/envlock}
 export ENVLOCK_VERIFY=${ENVLOCK_VERIFY:-$REPO/build/envlock-verify}
-export SHARED=${SHARED:-$(cd "$REPO/.." && pwd)/shared}
+# envlock honours SOURCE_DATE_EPOCH; the suites set it themselves where they test that.
+unset SOURCE_DATE_EPOCH
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
   suites=("$REPO"/tests/e2e/test_*.sh)

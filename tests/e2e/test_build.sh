@@ -62,18 +62,39 @@ check_contains "$e_err" "envlock: error: uv.lock has changed since it was locked
 [ ! -e ctx3.tar ] && ok "context: nothing written on error" || fail "context: nothing written on error" "ctx3.tar exists"
 cp x/ctx/python/uv.lock uv.lock
 
+# ---- SOURCE_DATE_EPOCH from the environment: honoured without --source-date-epoch; the flag wins
+run_cmd se env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" context --template "$TEMPLATE" -o ctx-env.tar
+check_eq "$se_rc" 0 "context, SOURCE_DATE_EPOCH: exit 0 ($se_err)"
+check_eq "$se_err" "envlock: SOURCE_DATE_EPOCH=1600000000 from the environment (the lock has 1700000000)" \
+  "context, SOURCE_DATE_EPOCH: says where the epoch comes from"
+check_contains "$se_out" ", mtime 1600000000" "context, SOURCE_DATE_EPOCH: prints the mtime used"
+check_eq "$(tar -tvf ctx-env.tar --numeric-owner | TZ=UTC awk '{print $4" "$5}' | sort -u)" "2020-09-13 12:26" \
+  "context, SOURCE_DATE_EPOCH: every mtime is the variable's"
+run_cmd sf env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" context --template "$TEMPLATE" \
+  --source-date-epoch 1700000000 -o ctx-flag.tar
+check_eq "$sf_rc:$sf_err" "0:" "context, flag and variable: exit 0, no note"
+cmp -s ctx-flag.tar ctx1.tar && ok "context: --source-date-epoch wins over SOURCE_DATE_EPOCH" ||
+  fail "context: --source-date-epoch wins over SOURCE_DATE_EPOCH" "the tars differ"
+run_cmd sb env SOURCE_DATE_EPOCH=yesterday "$ENVLOCK" context --template "$TEMPLATE" -o ctx-bad.tar
+check_eq "$sb_rc" 2 "context, malformed SOURCE_DATE_EPOCH: exit 2"
+check_eq "$sb_err" "envlock: error: SOURCE_DATE_EPOCH='yesterday' in the environment: not a number of seconds from 0 to 4294967295" \
+  "context, malformed SOURCE_DATE_EPOCH: message"
+run_cmd sn "$ENVLOCK" context --template "$TEMPLATE" --source-date-epoch -1 -o ctx-bad.tar
+check_eq "$sn_rc:$sn_err" "2:envlock: error: --source-date-epoch -1: not a number of seconds from 0 to 4294967295" \
+  "context, negative --source-date-epoch"
+
 # ---- envlock build: buildah, pushed; twice from the same lock
 IMAGE=$REG_PLAIN/demo/envlock-demo
 run_cmd b1 "$ENVLOCK" build --template "$TEMPLATE" --push --insecure-registry "$REG_PLAIN" --result r1/build-result.json
 check_eq "$b1_rc" 0 "build: exit 0 ($(tail -5 <<<"$b1_err"))"
 check_contains "$b1_err" "STEP" "build: the log is streamed to the terminal"
 check_file r1/build-result.json "build: build-result.json written"
-check_file r1/build.log "build: build.log beside it"
+check_file r1/build-result.log "build: build-result.log beside it"
 SKOPEO=$(reg_digest "$IMAGE:v1")
 check_eq "$(json r1/build-result.json '["image"]["digest"]')" "$SKOPEO" "build: digest == skopeo inspect"
 check_eq "$(json r1/build-result.json '["image"]["reference"]')" "$IMAGE@$SKOPEO" "build: reference"
 check_eq "$(json r1/build-result.json '["context_sha256"]')" "$CTX_SHA" "build: context_sha256 == envlock context"
-check_eq "$(json r1/build-result.json '["log"]["sha256"]')" "$(sha256sum r1/build.log | cut -d' ' -f1)" "build: log sha256"
+check_eq "$(json r1/build-result.json '["log"]["sha256"]')" "$(sha256sum r1/build-result.log | cut -d' ' -f1)" "build: log sha256"
 check_eq "$(json r1/build-result.json '["lock_sha256"]')" "$(sha256sum envlock.lock.json | cut -d' ' -f1)" "build: lock sha256"
 check_eq "$(json r1/build-result.json '["dockerfile_sha256"]')" "$(sha256sum rendered.Dockerfile | cut -d' ' -f1)" "build: dockerfile sha256"
 check_eq "$(json r1/build-result.json '["builder"]["version"]')" "$(buildah --version | awk '{print $3}')" "build: builder version"
@@ -89,6 +110,53 @@ check_eq "$(json r2/build-result.json '["image"]["digest"]')" "$SKOPEO" "second 
 check_eq "$(json r2/build-result.json '["context_sha256"]')" "$CTX_SHA" "second build: same context sha256"
 check_eq "$b2_err" "" "-q: no log on the terminal"
 
+# ---- two results in one folder keep their own logs; SOURCE_DATE_EPOCH and --source-date-epoch
+run_cmd ba env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" build -q --template "$TEMPLATE" \
+  --source-date-epoch 1700000000 --result same/a.json
+check_eq "$ba_rc:$ba_err" "0:" "result a (not pushed; flag and variable): exit 0, no note"
+run_cmd bb env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" build -q --template "$TEMPLATE" --push \
+  --insecure-registry "$REG_PLAIN" --result same/b.json
+check_eq "$bb_rc" 0 "result b (pushed; variable): exit 0 ($bb_err)"
+check_eq "$bb_err" "envlock: SOURCE_DATE_EPOCH=1600000000 from the environment" "result b: the note"
+check_contains "$bb_out" "SOURCE_DATE_EPOCH 1600000000" "result b: prints the epoch used"
+check_eq "$(json same/a.json '["source_date_epoch"]') $(json same/b.json '["source_date_epoch"]')" \
+  "1700000000 1600000000" "the flag wins; the variable is honoured; each recorded"
+check_eq "$(json same/a.json '["log"]["path"]') $(json same/b.json '["log"]["path"]')" "a.log b.log" \
+  "each result names its own log"
+check_eq "$(json same/a.json '["log"]["sha256"]')" "$(sha256sum same/a.log | cut -d' ' -f1)" "a.log kept its bytes"
+check_eq "$(json same/b.json '["log"]["sha256"]')" "$(sha256sum same/b.log | cut -d' ' -f1)" "b.log kept its bytes"
+B_DIGEST=$(json same/b.json '["image"]["digest"]')
+check_ne "$B_DIGEST" "$SKOPEO" "another SOURCE_DATE_EPOCH, another image"
+run_cmd pa "$ENVLOCK" provenance --build-result same/a.json -o -
+check_eq "$pa_rc" 0 "provenance of result a: exit 0 ($pa_err)"
+run_cmd pb "$ENVLOCK" provenance --build-result same/b.json -o -
+check_eq "$pb_rc" 0 "provenance of result b, built after a into the same folder: exit 0 ($pb_err)"
+A_LOG_SHA=$(sha256sum same/a.log | cut -d' ' -f1)
+echo "edited" >> same/a.log
+run_cmd pc "$ENVLOCK" provenance --build-result same/a.json -o -
+check_eq "$pc_rc" 2 "a log changed after the build: exit 2"
+check_eq "$pc_err" "envlock: error: same/a.log: changed after the build that wrote same/a.json (sha256 $(sha256sum same/a.log | cut -d' ' -f1), the result records $A_LOG_SHA); restore that build's log, or run \`envlock build\` again for a new result and log" \
+  "a log changed after the build: the file, that it changed, what to do"
+
+# ---- squashfs --build-result: the image the build pushed, by its recorded reference and digest
+run_cmd sq "$ENVLOCK" squashfs --build-result same/b.json --lock envlock.lock.json \
+  --insecure-registry "$REG_PLAIN" -o sq/img.sqsh
+check_eq "$sq_rc" 0 "squashfs --build-result: exit 0 ($sq_err)"
+check_eq "$(json sq/squashfs-result.json '["image"]["reference"]')" "$IMAGE@$B_DIGEST" \
+  "squashfs --build-result: the recorded reference and digest"
+check_eq "$(json sq/squashfs-result.json '["enroot"]["source_date_epoch"]')" 1700000000 \
+  "squashfs --build-result: the lock's SOURCE_DATE_EPOCH"
+run_cmd pq "$ENVLOCK" provenance --build-result same/b.json --squashfs-result sq/squashfs-result.json -o -
+check_eq "$pq_rc" 0 "provenance of the build and its .sqsh: exit 0 ($pq_err)"
+check_contains "$pq_out" "\"name\": \"img.sqsh\"" "provenance names the .sqsh"
+run_cmd sa "$ENVLOCK" squashfs --build-result same/a.json -o sq/a.sqsh --source-date-epoch 0
+check_eq "$sa_rc" 2 "squashfs of an unpushed build result: exit 2"
+check_eq "$sa_err" "envlock: error: same/a.json: the image was not pushed, so $(json same/a.json '["image"]["digest"]') is a local image id, not a registry digest; run \`envlock build --push\`, or give --image REF@DIGEST" \
+  "squashfs of an unpushed build result: message"
+run_cmd sx "$ENVLOCK" squashfs --build-result same/b.json --image "$IMAGE@$B_DIGEST" -o sq/x.sqsh --source-date-epoch 0
+check_eq "$sx_rc:$sx_err" "2:envlock: error: --build-result names the image; leave out --image and --oci-layout" \
+  "squashfs: --build-result and --image together"
+
 # ---- build errors, word for word
 run_cmd m env PATH=/nonexistent "$ENVLOCK" build --template "$TEMPLATE"
 check_eq "$m_rc" 3 "missing builder: exit 3"
@@ -99,8 +167,8 @@ check_eq "$u_rc:$u_err" "2:envlock: error: unknown builder 'kaniko'; expected bu
 sed 's/^RUN echo .*/RUN false/' "$TEMPLATE" > failing.mustache
 run_cmd f "$ENVLOCK" build -q --template failing.mustache --insecure-registry "$REG_PLAIN" --result r3/build-result.json
 check_eq "$f_rc" 3 "failing build: exit 3"
-check_eq "$f_err" "envlock: error: buildah build failed (exit 1); the log is in $PWD/r3/build.log" "failing build: message"
-check_file r3/build.log "failing build: the log is kept"
+check_eq "$f_err" "envlock: error: buildah build failed (exit 1); the log is in $PWD/r3/build-result.log" "failing build: message"
+check_file r3/build-result.log "failing build: the log is kept"
 [ ! -e r3/build-result.json ] && ok "failing build: no result" || fail "failing build: no result" "written"
 
 # ---- build.context: locked with its sha256, in the context under files/, drift named

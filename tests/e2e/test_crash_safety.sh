@@ -5,8 +5,8 @@
 # points") say how many kills landed while the process was still running.
 . "$REPO/tests/e2e/lib.sh"
 need_tools git skopeo umoci docker-registry curl python3 sha256sum mksquashfs
-FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
-[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+FIXTURE=$REPO/tests/data/megatron-lm/core_v0.19.0
+need_fixture "$FIXTURE/uv.lock"
 KILLS=${ENVLOCK_CRASH_KILLS:-40}
 
 digest_of() { sha256sum <"$1" | cut -d' ' -f1; }

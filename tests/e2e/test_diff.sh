@@ -20,6 +20,41 @@ check_contains "$d_out" "No changes." "no change says so"
 run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json
 check_eq "$(printf '%s' "$d_out" | head -1)" '### envlock diff: `old.lock.json` → `new.lock.json`' "markdown when piped"
 
+# Packages locked more than once (resolution-markers), without a version, with long numbers: two
+# small uv.lock files (tests/data/diff/multi_*.uv.lock; envlock's reader gives the same table, see
+# tests/unit/uv/test_uv_lock.cpp), read with tomllib into copies of the Megatron-LM lock.
+python3 - "$DATA" <<'PY'
+import json, sys, tomllib
+data = sys.argv[1]
+for side in ("old", "new"):
+    lock = json.load(open(f"{data}/old.lock.json"))
+    packages = []
+    for p in tomllib.load(open(f"{data}/multi_{side}.uv.lock", "rb"))["package"]:
+        kind, location = next(iter(p["source"].items()))
+        packages.append({"name": p["name"], "version": p.get("version", ""),
+                         "source": {"kind": kind, "location": str(location)}})
+    lock["python"]["uv_lock"]["packages"] = sorted(packages, key=lambda p: (p["name"], p["version"]))
+    open(f"multi_{side}.lock.json", "w").write(json.dumps(lock, indent=2, sort_keys=True) + "\n")
+PY
+run_cmd d "$ENVLOCK" diff multi_old.lock.json multi_new.lock.json --format text
+check_eq "$d_rc" 1 "packages locked more than once: exit 1"
+check_eq "${d_out#*$'\n'uv packages: }" "1 added, 1 removed, 1 upgraded, 1 downgraded, 2 changed (0 major)
+  v big 1.12345678901234567890 -> 1.2
+  ~ megatron-core (no version) -> (no version) [source: editable . -> directory .]
+  ^ pillow 12.0.0 -> 12.1.0 [sources: registry https://a-index.invalid/simple, registry https://b-index.invalid/simple]
+  + plugin (no version)
+  - tools (no version)
+  ~ torch 2.9.1, 2.11.0 -> 2.10.0 (core: PyTorch)" \
+  "packages locked more than once: PEP 440 order, sources once, no version, long numbers"
+run_cmd d "$ENVLOCK" diff multi_old.lock.json multi_new.lock.json --json
+check_eq "$(printf '%s' "$d_out" | python3 -c 'import json,sys; p={x["name"]: x for x in json.load(sys.stdin)["packages"]}; print(p["torch"]["old"], "|", p["pillow"]["sources"], "|", p["megatron-core"]["new"], "|", "old_source" in p["torch"])')" \
+  "2.9.1, 2.11.0 | registry https://a-index.invalid/simple, registry https://b-index.invalid/simple | (no version) | False" \
+  "packages locked more than once: json"
+# The real Megatron-LM pair: no source note shows one and the same set on both sides.
+run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json --format text
+check_eq "$(grep -c '\[source: ' <<<"$d_out")" 2 "Megatron-LM pair: two source changes (mamba-ssm, transformer-engine)"
+check_eq "$(grep -E '\[source: (.*) -> \1\]' <<<"$d_out" | wc -l)" 0 "Megatron-LM pair: no 'X -> X' source note"
+
 # A repository made here: lock v1, then lock v2, in project/.
 mkdir -p repo/project && git -C repo init -q -b main
 cp old.lock.json repo/project/envlock.lock.json && git_commit repo "lock v1"

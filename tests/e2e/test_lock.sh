@@ -2,8 +2,8 @@
 # (by path and by file:// URL) and Megatron-LM's uv.lock.
 . "$REPO/tests/e2e/lib.sh"
 need_tools git skopeo umoci docker-registry curl python3 sha256sum
-FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
-[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+FIXTURE=$REPO/tests/data/megatron-lm/core_v0.19.0
+need_fixture "$FIXTURE/uv.lock"
 
 # ---- a registry with one image, and a second image to move the tag to
 reg_start_plain || skip "docker-registry did not start"

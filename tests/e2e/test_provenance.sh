@@ -3,8 +3,8 @@
 # (the real build is test_build's), OpenSSL's own view of the keys, and tampered envelopes.
 . "$REPO/tests/e2e/lib.sh"
 need_tools git skopeo umoci docker-registry curl python3 sha256sum openssl
-FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
-[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+FIXTURE=$REPO/tests/data/megatron-lm/core_v0.19.0
+need_fixture "$FIXTURE/uv.lock"
 
 reg_start_plain || skip "docker-registry did not start"
 REG=$REG_PLAIN

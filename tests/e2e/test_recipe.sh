@@ -120,7 +120,7 @@ check_eq "$li_rc:$li_out" "0:recipe.Dockerfile: 0 errors, 0 warnings" "lint: the
 # ---- build: buildah, pushed, twice
 IMAGE=$REG_PLAIN/ml/train
 run_cmd b1 "$ENVLOCK" build -q --push --insecure-registry "$REG_PLAIN" --result r1/build-result.json
-check_eq "$b1_rc" 0 "build: exit 0 ($(tail -5 r1/build.log 2>/dev/null))"
+check_eq "$b1_rc" 0 "build: exit 0 ($(tail -5 r1/build-result.log 2>/dev/null))"
 SKOPEO=$(reg_digest "$IMAGE:v1")
 check_eq "$(json r1/build-result.json '["image"]["digest"]')" "$SKOPEO" "build: digest == skopeo inspect"
 check_eq "$(json r1/build-result.json '["build_args"]')" "{'IMAGE_TYPE': 'lts'}" "build: locked build args recorded"

@@ -12,8 +12,8 @@ need_tools docker-registry htpasswd openssl umoci skopeo python3 curl git sha256
   sqfs2tar grep
 [ -x /bin/busybox ] || skip "missing /bin/busybox (busybox-static)"
 [ -f "$REGISTRY_AUTH_FILE" ] || echo '{}' >"$REGISTRY_AUTH_FILE"
-FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
-[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+FIXTURE=$REPO/tests/data/megatron-lm/core_v0.19.0
+need_fixture "$FIXTURE/uv.lock"
 
 reg_start_auth || skip "docker-registry (auth) did not start"
 reg_start_plain || skip "docker-registry (plain) did not start"
@@ -96,7 +96,7 @@ if command -v buildah >/dev/null 2>&1; then
     --lock proj/envlock.lock.json --insecure-registry "$REG_AUTH")
   run build "${B[@]}" --push --result out/build/build-result.json
   check_eq "$r_rc" 0 "build --push to the auth registry works ($(tail -3 <<<"$r_err"))"
-  check_file out/build/build.log "build: the log is under out/"
+  check_file out/build/build-result.log "build: the log is under out/"
   BUILT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["image"]["digest"])' \
     out/build/build-result.json 2>/dev/null)
   check_eq "$BUILT" "$(reg_digest "$REG_AUTH/ml/train:v1" --creds "$REG_USER:$REG_PASSWORD")" \
@@ -110,7 +110,7 @@ if command -v buildah >/dev/null 2>&1; then
   run verify-dsse "$ENVLOCK" provenance verify --pub out/signing.key.pub out/provenance.dsse.json \
     --image-digest "$BUILT"
   check_eq "$r_rc" 0 "provenance verify works"
-  check_contains "$(cat out/build/build.log)" "--authfile " "build: the builder got an auth file"
+  check_contains "$(cat out/build/build-result.log)" "--authfile " "build: the builder got an auth file"
   # A failing push: the base image from the plain registry, the target the auth registry, and
   # envlock given a wrong password for it (which holds the right one as its prefix).
   sed "s|base: {image: \"$REG_AUTH/|base: {image: \"$REG_PLAIN/|" proj/envlock.yaml >proj/push.yaml
@@ -122,12 +122,12 @@ if command -v buildah >/dev/null 2>&1; then
     --result out/build-denied/build-result.json
   check_eq "$r_rc" 3 "push with refused credentials fails (exit 3)"
   check_eq "$r_err" \
-    "envlock: error: buildah push failed (exit 125); the log is in $PWD/out/build-denied/build.log" \
+    "envlock: error: buildah push failed (exit 125); the log is in $PWD/out/build-denied/build-result.log" \
     "push with refused credentials: message"
-  check_contains "$(cat out/build-denied/build.log 2>/dev/null)" \
+  check_contains "$(cat out/build-denied/build-result.log 2>/dev/null)" \
     "$REG_AUTH/ml/train: unauthorized: authentication required" \
-    "push with refused credentials: the registry refused them (build.log)"
-  BUILD_FILES="out/build-denied/build.log out/build/build-result.json out/build/build.log "
+    "push with refused credentials: the registry refused them (build-result.log)"
+  BUILD_FILES="out/build-denied/build-result.log out/build/build-result.json out/build/build-result.log "
   BUILD_FILES+="out/provenance.dsse.json out/provenance.json "
 else
   echo "SKIP (part): buildah is not installed; build, provenance, sign and verify not run"

@@ -104,9 +104,9 @@ check_eq "$n_rc" 3 "--enroot without enroot exits 3"
 check_eq "$n_err" "envlock: error: enroot: not found in PATH" "--enroot message"
 
 # --- usage errors
-run_cmd u "$ENVLOCK" squashfs --image "$IMG_REGISTRY/test/sample@$oci_digest" -o "$WORK/u.sqsh"
+run_cmd u env -u SOURCE_DATE_EPOCH "$ENVLOCK" squashfs --image "$IMG_REGISTRY/test/sample@$oci_digest" -o "$WORK/u.sqsh"
 check_eq "$u_rc" 2 "no --source-date-epoch without --lock exits 2"
-check_eq "$u_err" "envlock: error: --source-date-epoch is required without --lock (Enroot's output is only reproducible with SOURCE_DATE_EPOCH)" "its message"
+check_eq "$u_err" "envlock: error: --source-date-epoch (or SOURCE_DATE_EPOCH in the environment) is required without --lock (Enroot's output is only reproducible with SOURCE_DATE_EPOCH)" "its message"
 run_cmd u "$ENVLOCK" squashfs --image "$IMG_REGISTRY/test/sample:oci" --source-date-epoch 0 -o "$WORK/u.sqsh"
 check_eq "$u_err" "envlock: error: --image '$IMG_REGISTRY/test/sample:oci' has no digest; give REF@sha256:... so the image is pinned" "a tag without digest is refused"
 
@@ -114,7 +114,7 @@ check_eq "$u_err" "envlock: error: --image '$IMG_REGISTRY/test/sample:oci' has n
 for kind in traversal symlink_escape hardlink_escape device absolute; do
   img_layout "$WORK/bad-$kind" "$kind" >/dev/null
 done
-layer_of() { python3 -c 'import json,sys; d=sys.argv[1]; i=json.load(open(d+"/index.json")); m=json.load(open(d+"/blobs/sha256/"+i["manifests"][0]["digest"][7:])); print(m["layers"][0]["digest"])' "$1"; }
+layer_of() { python3 -c 'import json,sys; d=sys.argv[1]; i=json.load(open(d+"/index.json")); m=json.load(open(d+"/blobs/sha256/"+i["manifests"][0]["digest"][7:])); print(m["layers"][int(sys.argv[2])]["digest"])' "$1" "${2:-0}"; }
 bad() { run_cmd m "$ENVLOCK" squashfs --oci-layout "$WORK/bad-$1" --source-date-epoch 0 -o "$WORK/bad-$1.sqsh"; }
 bad traversal
 check_eq "$m_rc" 2 "path traversal refused (exit 2)"
@@ -135,5 +135,102 @@ bad absolute
 check_eq "$m_rc" 0 "absolute names neutralised (exit 0)"
 check_contains "$m_err" "envlock: warning: layer $(layer_of "$WORK/bad-absolute"): '/abs/file': leading '/' removed" "absolute name warning"
 check_contains "$(unsquashfs -lln "$WORK/bad-absolute.sqsh")" "squashfs-root/abs/file" "absolute entry landed inside the rootfs"
+
+# --- a file and a whiteout under its path in one layer: Enroot's tar fails, so envlock refuses
+for kind in file_whiteout whiteout_file; do
+  img_layout "$WORK/bad-$kind" "$kind" >/dev/null
+  top=$(layer_of "$WORK/bad-$kind" 1)
+  mkdir -p "$WORK/tar-$kind"
+  tar -C "$WORK/tar-$kind" --warning=no-timestamp --anchored --exclude='dev/*' --exclude='./dev/*' \
+    --delay-directory-restore -pxf "$WORK/bad-$kind/blobs/sha256/${top#sha256:}" 2>/dev/null
+  check_eq "$?" 2 "$kind: GNU tar with Enroot's options fails on the layer"
+done
+bad file_whiteout
+check_eq "$m_rc" 2 "file, then a whiteout under it: refused (exit 2)"
+check_eq "$m_err" "envlock: error: layer $(layer_of "$WORK/bad-file_whiteout" 1): 'data/x/.wh.y': lies under 'data/x', which the same layer holds as a file (Enroot's import fails on this layer; envlock will not turn the file into a folder)" \
+  "file, then a whiteout under it: the layer and both paths"
+[ ! -e "$WORK/bad-file_whiteout.sqsh" ] && ok "file, then a whiteout under it: no .sqsh" ||
+  fail "file, then a whiteout under it: no .sqsh" "written"
+bad whiteout_file
+check_eq "$m_rc" 2 "a whiteout, then a file over its folder: refused (exit 2)"
+check_eq "$m_err" "envlock: error: layer $(layer_of "$WORK/bad-whiteout_file" 1): 'data/x': replaces the folder that holds 'data/x/.wh.y' in the same layer (Enroot's import fails on this layer; envlock will not drop what the layer put in the folder)" \
+  "a whiteout, then a file over its folder: the layer and both paths"
+
+# --- a relative WorkingDir: no folder in the image (Enroot creates it beside the rootfs), a warning
+img_layout "$WORK/relwd" relative_workdir >/dev/null
+run_cmd w "$ENVLOCK" squashfs --oci-layout "$WORK/relwd" --source-date-epoch $E -o "$WORK/relwd/img.sqsh"
+check_eq "$w_rc" 0 "relative WorkingDir: exit 0"
+check_eq "$w_err" "envlock: warning: image config: WorkingDir 'rel/dir' is relative; as Enroot 4.1.2 does, no folder is created in the image (/etc/rc creates it when the container starts, relative to the folder it starts in)" \
+  "relative WorkingDir: the warning"
+check_not_contains "$(unsquashfs -lln "$WORK/relwd/img.sqsh")" "squashfs-root/rel" "relative WorkingDir: no /rel in the image"
+check_contains "$(unsquashfs -cat "$WORK/relwd/img.sqsh" etc/rc)" "$(printf 'mkdir -p "rel/dir" 2> /dev/null\ncd "rel/dir" && unset OLDPWD || exit 1')" \
+  "relative WorkingDir: /etc/rc creates and enters it"
+LC_ALL=C.UTF-8 img_reference_sqsh "$WORK/relwd" relative_workdir "$WORK/relwd/ref.sqsh" $E
+check_eq "$(sha256sum < "$WORK/relwd/img.sqsh")" "$(sha256sum < "$WORK/relwd/ref.sqsh")" \
+  "relative WorkingDir: byte-identical to the reference of Enroot's steps"
+
+# --- /etc/rc's exec lines as bash's ${word@Q} writes them under LC_ALL=C and a UTF-8 locale
+img_layout "$WORK/uni" unicode >/dev/null
+ep=(/bin/echo "grüße")
+cmd=("日本語 'x'" plain $'tab\there ü' $'nel\xc2\x85' $'ls\xe2\x80\xa8' $'nbsp\xc2\xa0' $'bom\xef\xbb\xbf'
+  $'pua\xee\x80\x80' $'\xf0\x9f\x98\x80')
+quoted() { env LC_ALL="$1" bash -c 'shift; printf %s "${*@Q}"' _ "$@"; }
+for form in C C.UTF-8; do
+  run_cmd q "$ENVLOCK" squashfs --oci-layout "$WORK/uni" --source-date-epoch $E --locale "$form" \
+    -o "$WORK/uni-$form/img.sqsh"
+  check_eq "$q_rc" 0 "locale $form: exit 0 ($q_err)"
+  rc=$(unsquashfs -cat "$WORK/uni-$form/img.sqsh" etc/rc; echo .)
+  expected="    exec $(quoted "$form" "${ep[@]}") \"\$@\"
+else
+    exec $(quoted "$form" "${ep[@]}") $(quoted "$form" "${cmd[@]}")
+fi
+."
+  check_eq "${rc#*"if [ \$# -gt 0 ]; then"$'\n'}" "$expected" "locale $form: the exec lines, byte for byte, as bash writes them"
+  check_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["enroot"]["locale"])' "$WORK/uni-$form/squashfs-result.json")" \
+    "$form" "locale $form: recorded in squashfs-result.json"
+  LC_ALL=$form img_reference_sqsh "$WORK/uni" unicode "$WORK/uni-$form/ref.sqsh" $E
+  check_eq "$(sha256sum < "$WORK/uni-$form/img.sqsh")" "$(sha256sum < "$WORK/uni-$form/ref.sqsh")" \
+    "locale $form: byte-identical to the reference pipeline under LC_ALL=$form"
+done
+check_ne "$(sha256sum < "$WORK/uni-C/img.sqsh")" "$(sha256sum < "$WORK/uni-C.UTF-8/img.sqsh")" "the two forms differ"
+check_contains "$(unsquashfs -cat "$WORK/uni-C/img.sqsh" etc/rc)" "exec '/bin/echo' \$'gr\\303\\274\\303\\237e'" \
+  "locale C: ü and ß as octal escapes"
+run_cmd q "$ENVLOCK" squashfs --oci-layout "$WORK/uni" --source-date-epoch $E -o "$WORK/uni-default/img.sqsh"
+check_eq "$(sha256sum < "$WORK/uni-default/img.sqsh")" "$(sha256sum < "$WORK/uni-C.UTF-8/img.sqsh")" \
+  "without --locale: the C.UTF-8 form"
+python3 - "$REPO/tests/data/render/good_lock.json" "$WORK/lock-c.json" <<'PY'
+import json, sys
+lock = json.load(open(sys.argv[1]))
+lock["enroot"].update({"locale": "C", "source_date_epoch": 1700000000})
+json.dump(lock, open(sys.argv[2], "w"))
+PY
+run_cmd q "$ENVLOCK" squashfs --oci-layout "$WORK/uni" --lock "$WORK/lock-c.json" -o "$WORK/uni-lock/img.sqsh"
+check_eq "$q_rc" 0 "the lock's enroot.locale: exit 0 ($q_err)"
+check_eq "$(sha256sum < "$WORK/uni-lock/img.sqsh")" "$(sha256sum < "$WORK/uni-C/img.sqsh")" \
+  "the lock's enroot.locale C gives the C form"
+run_cmd q "$ENVLOCK" squashfs --oci-layout "$WORK/uni" --source-date-epoch $E --locale en_US -o "$WORK/q.sqsh"
+check_eq "$q_rc:$q_err" "2:envlock: error: --locale 'en_US' is not one of C.UTF-8, C" "an unknown --locale"
+
+# --- SOURCE_DATE_EPOCH from the environment; the flag wins; the value used is recorded
+epoch_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["enroot"]["source_date_epoch"])' "$1"; }
+run_cmd s env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample \
+  -o "$WORK/sde/img.sqsh"
+check_eq "$s_rc" 0 "SOURCE_DATE_EPOCH without the flag or a lock: exit 0"
+check_eq "$s_err" "envlock: SOURCE_DATE_EPOCH=1600000000 from the environment" "SOURCE_DATE_EPOCH: the note"
+check_eq "$(epoch_of "$WORK/sde/squashfs-result.json")" 1600000000 "SOURCE_DATE_EPOCH: recorded"
+check_contains "$("$ENVLOCK" squashfs verify "$WORK/sde/img.sqsh" --result "$WORK/sde/squashfs-result.json")" \
+  "mkfs time: 1600000000" "SOURCE_DATE_EPOCH: the image's mkfs time"
+run_cmd s env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample \
+  --source-date-epoch $E -o "$WORK/sde-flag/img.sqsh"
+check_eq "$s_rc:$s_err" "0:" "the flag and the variable: exit 0, no note"
+check_eq "$(sha256sum < "$WORK/sde-flag/img.sqsh")" "$(sha256sum < "$WORK/a/img.sqsh")" "the flag wins"
+run_cmd s env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" squashfs --oci-layout "$WORK/uni" --lock "$WORK/lock-c.json" \
+  -o "$WORK/sde-lock/img.sqsh"
+check_eq "$s_err" "envlock: SOURCE_DATE_EPOCH=1600000000 from the environment (the lock has 1700000000)" \
+  "the variable over the lock: the note names both"
+check_eq "$(epoch_of "$WORK/sde-lock/squashfs-result.json")" 1600000000 "the variable over the lock: recorded"
+run_cmd s env SOURCE_DATE_EPOCH=1.5e9 "$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample -o "$WORK/s.sqsh"
+check_eq "$s_rc:$s_err" "2:envlock: error: SOURCE_DATE_EPOCH='1.5e9' in the environment: not a number of seconds from 0 to 4294967295" \
+  "a malformed SOURCE_DATE_EPOCH"
 check_eq "$(ls "$TMPDIR" | wc -l)" 0 "temporary folders removed"
 finish

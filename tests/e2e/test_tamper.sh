@@ -2,8 +2,8 @@
 # and the report names what changed. Bytes are changed at many positions, not one.
 . "$REPO/tests/e2e/lib.sh"
 need_tools git skopeo umoci docker-registry curl python3 sha256sum mksquashfs
-FIXTURE=$SHARED/fixtures/megatron-lm/core_v0.19.0
-[ -f "$FIXTURE/uv.lock" ] || skip "Megatron-LM fixtures missing ($FIXTURE)"
+FIXTURE=$REPO/tests/data/megatron-lm/core_v0.19.0
+need_fixture "$FIXTURE/uv.lock"
 POSITIONS=${ENVLOCK_TAMPER_POSITIONS:-24}
 
 # flip FILE OFFSET: changes the byte at OFFSET to another printable byte of the same class

@@ -14,11 +14,6 @@ inline std::filesystem::path data_path(const std::string& name) {
   return std::filesystem::path(ENVLOCK_TEST_DATA) / name;
 }
 
-// ../shared/fixtures/<name> (the Megatron-LM uv.lock files); may be absent outside the workspace.
-inline std::filesystem::path fixture_path(const std::string& name) {
-  return std::filesystem::path(ENVLOCK_FIXTURES) / name;
-}
-
 // A fresh temporary folder for one test; throws (failing the test) when none can be made.
 inline util::TempDir temp_dir(std::string_view prefix = "envlock-test") {
   auto made = util::TempDir::create(prefix);

@@ -3,7 +3,7 @@
 uv.lock fixtures of core_v0.18.2 and core_v0.19.0, in envlock's canonical JSON.
 
 The package table is read with tomllib; the other lock fields are fixed test values. Run from the
-repository root: python3 tests/data/diff/make_locks.py ../shared/fixtures/megatron-lm
+repository root: python3 tests/data/diff/make_locks.py [tests/data/megatron-lm]
 """
 import hashlib
 import json
@@ -69,7 +69,7 @@ def recipe(fill, images):
 
 
 def main():
-    fixtures = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/fixtures/megatron-lm")
+    fixtures = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "tests/data/megatron-lm")
     out = pathlib.Path(__file__).parent
     tags = dict(line.split() for line in (fixtures / "TAGS").read_text().splitlines() if line)
     old = lock(fixtures, "core_v0.18.2", tags["core_v0.18.2"], "26.04-py3", "sha256:" + "4a" * 32,

@@ -6,7 +6,10 @@
 # img_layout DIR KIND: writes an OCI layout DIR holding one image, tagged KIND.
 # KIND: sample (3 layers: whiteouts, opaque folder, hard links, symlinks, modes 0555/0000/setuid,
 # a full config), or one of the malicious single-layer images: traversal, symlink_escape,
-# hardlink_escape, device, absolute.
+# hardlink_escape, device, absolute; or an edge of Enroot's behaviour: relative_workdir
+# (WorkingDir rel/dir), unicode (non-ASCII and unprintable characters in Entrypoint and Cmd),
+# file_whiteout (a layer holding data/x as a file and the whiteout data/x/.wh.y), whiteout_file
+# (the same two entries the other way round).
 img_layout() {
   python3 - "$1" "$2" "$2" <<'PY'
 import gzip, hashlib, io, json, os, sys, tarfile
@@ -101,6 +104,19 @@ elif kind == "device":
     layers = [layer([("nodes", "d", 0o755), ("nodes/null", "c"), ("nodes/plain", "f", 0o644, b"p\n")])]
 elif kind == "absolute":
     layers = [layer([("/abs", "d", 0o755), ("/abs/file", "f", 0o644, b"abs\n")])]
+elif kind == "relative_workdir":
+    layers = [layer([("bin", "d", 0o755), ("bin/sh", "f", 0o755, b"#!fake shell\n")])]
+    config["config"] = {"WorkingDir": "rel/dir", "Cmd": ["/bin/sh"]}
+elif kind == "unicode":
+    layers = [layer([("bin", "d", 0o755), ("bin/sh", "f", 0o755, b"#!fake shell\n")])]
+    config["config"] = {"Entrypoint": ["/bin/echo", "grüße"],
+                        "Cmd": ["日本語 'x'", "plain", "tab\there ü", "nel\u0085", "ls\u2028",
+                                "nbsp\u00a0", "bom\ufeff", "pua\ue000", "\U0001f600"]}
+elif kind in ("file_whiteout", "whiteout_file"):
+    lower = layer([("data", "d", 0o755), ("data/x", "d", 0o755),
+                   ("data/x/y", "f", 0o644, b"lower y\n")])
+    pair = [("data/x", "f", 0o644, b"the file's content\n"), ("data/x/.wh.y", "f", 0o644, b"")]
+    layers = [lower, layer([("data", "d", 0o755)] + (pair if kind == "file_whiteout" else pair[::-1]))]
 else:
     sys.exit(f"unknown image kind {kind}")
 
@@ -147,7 +163,8 @@ img_push() {
 
 # img_reference_sqsh LAYOUT TAG OUT EPOCH [SQUASH OPTIONS...]: the reference pipeline, independent
 # of envlock: umoci unpack, drop dev/*, Enroot's fixperms, Enroot 4.1.2's four files written by
-# bash from the config, then mksquashfs with Enroot's arguments.
+# bash from the config, then mksquashfs with Enroot's arguments. /etc/rc's words are quoted by
+# bash's ${word@Q} under the caller's locale (LC_ALL=C or LC_ALL=C.UTF-8 before the call).
 img_reference_sqsh() {
   local layout=$1 tag=$2 out=$3 epoch=$4; shift 4
   local opts=("$@")
@@ -165,9 +182,9 @@ layout, tag, b = sys.argv[1:4]
 idx = json.load(open(layout + "/index.json"))
 m = [x for x in idx["manifests"] if x.get("annotations", {}).get("org.opencontainers.image.ref.name") == tag][0]
 man = json.load(open(layout + "/blobs/sha256/" + m["digest"][7:]))
-cfg = json.load(open(layout + "/blobs/sha256/" + man["config"]["digest"][7:])).get("config") or {}
+cfg = json.load(open(layout + "/blobs/sha256/" + man["config"]["digest"][7:], encoding="utf-8")).get("config") or {}
 def lines(name, items):
-    with open(f"{b}/{name}", "w") as f:
+    with open(f"{b}/{name}", "w", encoding="utf-8") as f:
         for i in items:
             f.write(i + "\n")
 lines("env", cfg.get("Env") or [])
@@ -189,7 +206,10 @@ PY
     cp "$b/fstab" "$r/etc/fstab"; cp "$b/env" "$r/etc/environment"; cp "$b/labels" "$r/etc/rc"
     [ -s "$r/etc/rc" ] && echo >> "$r/etc/rc"
     local d=$r p
-    for p in $(tr '/' ' ' <<<"$workdir"); do d=$d/$p; mkdir -p "$d"; chmod 0755 "$d"; done
+    # Enroot's `mkdir -p "${rootfs}${workdir}"` puts a relative WorkingDir beside the rootfs.
+    if [ "${workdir#/}" != "$workdir" ]; then
+      for p in $(tr '/' ' ' <<<"$workdir"); do d=$d/$p; mkdir -p "$d"; chmod 0755 "$d"; done
+    fi
     cat >> "$r/etc/rc" <<RC
 mkdir -p "${workdir:-/}" 2> /dev/null
 cd "${workdir:-/}" && unset OLDPWD || exit 1

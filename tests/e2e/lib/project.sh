@@ -1,12 +1,12 @@
 # A project to lock, for the suites that need a real lock (functions prefixed proj_): a base image
 # in the plain loopback registry, a git repository with tags v1 and v2, and Megatron-LM's uv.lock
-# and pyproject.toml from the fixtures.
+# and pyproject.toml from tests/data/megatron-lm.
 
 # proj_make DIR: starts the plain registry (REG_PLAIN), pushes nvidia/pytorch:26.06-py3 to it and
 # fills DIR (megatron/, uv.lock, pyproject.toml). Returns non-zero when a step fails.
 proj_make() {
-  local dir=$1 fixture=$SHARED/fixtures/megatron-lm/core_v0.19.0
-  [ -f "$fixture/uv.lock" ] || return 1
+  local dir=$1 fixture=$REPO/tests/data/megatron-lm/core_v0.19.0
+  need_fixture "$fixture/uv.lock"
   reg_start_plain || return 1
   umoci init --layout "$WORK/proj-img" >/dev/null &&
     umoci new --image "$WORK/proj-img:base" >/dev/null &&

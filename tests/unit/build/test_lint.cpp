@@ -69,10 +69,42 @@ TEST_CASE("downloads: a sha256sum -c in the same RUN passes") {
 
 TEST_CASE("uv: --locked, --frozen, ENV UV_LOCKED=1 and an inline UV_FROZEN=1 pass") {
   CHECK(lines_of("RUN uv sync --frozen\nRUN UV_FROZEN=1 uv sync\n").empty());
-  CHECK(lines_of("ENV UV_LOCKED=1\nRUN uv sync && uv pip install x\n").empty());
+  CHECK(lines_of("ENV UV_LOCKED=1\nRUN uv sync\n").empty());
   CHECK(lines_of("FROM scratch AS a\nENV UV_LOCKED=1\nFROM scratch AS b\nRUN uv sync\n") ==
         std::vector<std::string>{"Dockerfile:4: error: uv sync without --locked or --frozen may "
                                  "resolve again and rewrite uv.lock"});
+}
+
+TEST_CASE("uv pip: it installs outside uv.lock, and only hashes pin it") {
+  const std::string advice =
+      " installs packages outside uv.lock (it neither reads nor writes it): add them to the "
+      "project and its uv.lock (uv add, then uv sync --locked), or pin them with hashes (uv pip ";
+  // Neither --locked (uv pip has none) nor UV_LOCKED (uv pip ignores it) changes that.
+  CHECK(lines_of("ENV UV_LOCKED=1\nRUN uv pip install x\n") ==
+        std::vector<std::string>{"Dockerfile:2: error: uv pip install" + advice +
+                                 "install --require-hashes -r requirements.txt)"});
+  CHECK(lines_of("RUN uv pip sync requirements.txt\n") ==
+        std::vector<std::string>{"Dockerfile:1: error: uv pip sync" + advice +
+                                 "sync --require-hashes -r requirements.txt)"});
+  CHECK(lines_of("RUN uv pip install --require-hashes -r requirements.txt\n"
+                 "RUN UV_REQUIRE_HASHES=1 uv pip sync requirements.txt\n")
+            .empty());
+}
+
+TEST_CASE("pip: options that take a value (pip install --help) are not package names") {
+  CHECK(lines_of("RUN pip install --root-user-action ignore --timeout 60 --retries 5 --proxy "
+                 "http://p.example.invalid:3128 --cert /c.pem --client-cert /k.pem "
+                 "--exists-action w --keyring-provider disabled --use-feature truststore "
+                 "--use-deprecated legacy-certs --group dev --resume-retries 3 a==1\n")
+            .empty());
+}
+
+TEST_CASE("ADD: the advice says which builders read --checksum") {
+  CHECK(lines_of("ADD https://f.example.invalid/x /x\n") ==
+        std::vector<std::string>{
+            "Dockerfile:1: error: ADD https://f.example.invalid/x has no checksum (write ADD "
+            "--checksum=sha256:HEX, which BuildKit's Dockerfile 1.6 reads but buildah 1.28 and "
+            "podman 4.3 refuse; or download it in a RUN and check it with sha256sum -c)"});
 }
 
 TEST_CASE("pip: pinned names, paths, URLs and requirement files pass") {
@@ -81,7 +113,7 @@ TEST_CASE("pip: pinned names, paths, URLs and requirement files pass") {
             .empty());
   CHECK(lines_of("RUN python3 -m pip install --no-deps 'b~=2.0'\n") ==
         std::vector<std::string>{"Dockerfile:1: error: pip install b~=2.0 is not pinned (write "
-                                 "NAME==VERSION, or use uv.lock)"});
+                                 "NAME==VERSION, or add it to the project's uv.lock)"});
 }
 
 TEST_CASE("apt-get: versions pass; a missing one is a warning") {
@@ -120,7 +152,7 @@ TEST_CASE("heredoc scripts: each finding carries the line of its command") {
   CHECK(found[4] == "Dockerfile:11: error: uv sync --locked runs after the unlocked uv sync on "
                     "line 10, which may have rewritten uv.lock");
   CHECK(found[5] == "Dockerfile:13: error: pip install ninja is not pinned (write NAME==VERSION, "
-                    "or use uv.lock)");
+                    "or add it to the project's uv.lock)");
 }
 
 TEST_CASE("heredoc scripts: a checksum check anywhere in the RUN covers its downloads") {
@@ -156,7 +188,7 @@ TEST_CASE("heredocs read by other programs than a shell are not checked") {
   CHECK(lines_of("RUN <<EOF tee /opt/notes.txt\npip install ninja\nEOF\n").empty());
   CHECK(lines_of("RUN <<EOF sh -e\npip install ninja\nEOF\n") ==
         std::vector<std::string>{"Dockerfile:2: error: pip install ninja is not pinned (write "
-                                 "NAME==VERSION, or use uv.lock)"});
+                                 "NAME==VERSION, or add it to the project's uv.lock)"});
   CHECK(lines_of("COPY <<EOF /opt/setup.sh\ncurl https://f.example.invalid/x\nEOF\n").empty());
 }
 

@@ -41,6 +41,24 @@ const diff::PackageChange* find_package(const diff::LockDiff& d, const std::stri
   return nullptr;
 }
 
+// A lock holding only `packages`, so that the rendered package lines can be compared whole.
+lock::Lock with_packages(std::vector<lock::UvPackage> packages) {
+  lock::Lock l;
+  l.python.uv_lock.packages = std::move(packages);
+  return l;
+}
+
+// The package lines of the text form (after "uv packages: ..."), one per package.
+std::string package_lines(const lock::Lock& a, const lock::Lock& b) {
+  const std::string text = diff::render_diff_text(diff::diff_locks(a, b));
+  const auto at = text.find("\nuv packages: ");
+  REQUIRE(at != std::string::npos);
+  return text.substr(text.find('\n', at + 1) + 1);
+}
+
+const std::string k_index = "https://python-index.invalid/simple";
+const std::string k_cpu = "https://cpu-index.invalid/simple";
+
 } // namespace
 
 TEST_SUITE("report.lock_diff") {
@@ -130,5 +148,68 @@ TEST_SUITE("report.lock_diff") {
     const auto json = diff::render_diff(d, diff::DiffFormat::json);
     REQUIRE(json.has_value());
     CHECK(*json == golden("megatron.json"));
+  }
+
+  TEST_CASE("several versions of one package: PEP 440 order, sources only when their set changed") {
+    const lock::Lock a = with_packages(
+        {{"torch", "2.11.0", "registry", k_index}, {"torch", "2.9.1", "registry", k_index}});
+    const lock::Lock b = with_packages({{"torch", "2.10.0", "registry", k_index}});
+    CHECK(package_lines(a, b) == "  ~ torch 2.9.1, 2.11.0 -> 2.10.0 (core: PyTorch)\n");
+    const lock::Lock c = with_packages(
+        {{"torch", "2.11.0", "registry", k_index}, {"torch", "2.9.1+cpu", "registry", k_cpu}});
+    CHECK(package_lines(a, c) == "  ~ torch 2.9.1, 2.11.0 -> 2.9.1+cpu, 2.11.0 [source: registry " +
+                                     k_index + " -> registry " + k_cpu + ", registry " + k_index +
+                                     "] (core: PyTorch)\n");
+  }
+
+  TEST_CASE("one version from two sources prints both sources, not the version twice") {
+    const lock::Lock a = with_packages({});
+    const lock::Lock b = with_packages(
+        {{"torch", "2.9.1", "registry", k_cpu}, {"torch", "2.9.1", "registry", k_index}});
+    CHECK(package_lines(a, b) == "  + torch 2.9.1 [sources: registry " + k_cpu + ", registry " +
+                                     k_index + "] (core: PyTorch)\n");
+    const lock::Lock c = with_packages(
+        {{"torch", "2.10.0", "registry", k_cpu}, {"torch", "2.10.0", "registry", k_index}});
+    CHECK(package_lines(b, c) == "  ^ torch 2.9.1 -> 2.10.0 [sources: registry " + k_cpu +
+                                     ", registry " + k_index + "] (core: PyTorch)\n");
+    const auto json = diff::render_diff(diff::diff_locks(b, c), diff::DiffFormat::json);
+    REQUIRE(json.has_value());
+    CHECK(json->find("\"sources\": \"registry " + k_cpu + ", registry " + k_index + "\"") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("the same versions and sources paired differently name the pairs") {
+    const lock::Lock a = with_packages(
+        {{"torch", "2.9.1", "registry", k_cpu}, {"torch", "2.10.0", "registry", k_index}});
+    const lock::Lock b = with_packages(
+        {{"torch", "2.9.1", "registry", k_index}, {"torch", "2.10.0", "registry", k_cpu}});
+    CHECK(package_lines(a, b) ==
+          "  ~ torch 2.9.1, 2.10.0 -> 2.9.1, 2.10.0 [source: 2.9.1: registry " + k_cpu +
+              "; 2.10.0: registry " + k_index + " -> 2.9.1: registry " + k_index +
+              "; 2.10.0: registry " + k_cpu + "] (core: PyTorch)\n");
+  }
+
+  TEST_CASE("a package without a version prints as such") {
+    const lock::Lock a =
+        with_packages({{"megatron-core", "", "editable", "."}, {"tools", "", "virtual", "tools"}});
+    const lock::Lock b = with_packages(
+        {{"megatron-core", "", "directory", "."}, {"plugin", "", "path", "plugins/x"}});
+    CHECK(package_lines(a, b) ==
+          "  ~ megatron-core (no version) -> (no version) [source: editable . -> directory .]\n"
+          "  + plugin (no version)\n"
+          "  - tools (no version)\n");
+    const auto md = diff::render_diff_markdown(diff::diff_locks(a, b));
+    REQUIRE(md.has_value());
+    CHECK(md->find("| megatron-core | changed | `(no version)` | `(no version)` |") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("versions beyond 64 bits order as numbers") {
+    const lock::Lock a = with_packages({{"x", "1.12345678901234567890", "registry", k_index},
+                                        {"y", "1.0+1234567890123456789012", "registry", k_index}});
+    const lock::Lock b =
+        with_packages({{"x", "1.2", "registry", k_index}, {"y", "1.0.1", "registry", k_index}});
+    CHECK(package_lines(a, b) == "  v x 1.12345678901234567890 -> 1.2\n"
+                                 "  ^ y 1.0+1234567890123456789012 -> 1.0.1\n");
   }
 }

@@ -50,6 +50,13 @@ TEST_CASE("manifest error: enroot.source_date_epoch is a non-negative integer.")
       "                     ^");
 }
 
+TEST_CASE("manifest error: enroot.locale is C.UTF-8 or C.") {
+  CHECK(test::parse_error("bad_locale.yaml") ==
+        "bad_locale.yaml:15:11: 'enroot.locale' must be one of C.UTF-8, C, got 'en_US.UTF-8'\n"
+        "  locale: en_US.UTF-8\n"
+        "          ^");
+}
+
 TEST_CASE("manifest error: A git URL with a token in it; the message must not show it.") {
   CHECK(test::parse_error("bad_git_credentials.yaml") ==
         "bad_git_credentials.yaml:10:10: 'sources.megatron.git' must not contain credentials; use "

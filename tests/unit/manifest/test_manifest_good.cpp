@@ -39,6 +39,7 @@ TEST_CASE("manifest: the required keys alone take the defaults") {
   CHECK(m.expect.resume == lock::ResumeExpect{});
   CHECK(m.enroot.squash_options == "-comp lzo -noD -exit-on-error");
   CHECK(m.enroot.source_date_epoch == 0);
+  CHECK(m.enroot.locale == "C.UTF-8");
   CHECK_FALSE(m.build.recipe.has_value());
   CHECK_FALSE(m.build.context.has_value());
   const auto text = util::read_file(test::data_path("manifest/good_minimal.yaml"));
@@ -141,6 +142,22 @@ TEST_CASE("manifest: to_json has every field and reads back as the same manifest
     REQUIRE_MESSAGE(second.has_value(), second.error().message);
     CHECK(util::canonical_json(manifest::to_json(*second)) == json);
   }
+}
+
+TEST_CASE("manifest: enroot.locale C is read, written in the JSON form and read back") {
+  auto text = util::read_file(test::data_path("manifest/bad_locale.yaml"));
+  REQUIRE(text.has_value());
+  const auto at = text->find("en_US.UTF-8");
+  REQUIRE(at != std::string::npos);
+  text->replace(at, 11, "C");
+  const auto m = manifest::parse_manifest(*text, "envlock.yaml");
+  REQUIRE_MESSAGE(m.has_value(), m.error().message);
+  CHECK(m->enroot.locale == "C");
+  const auto json = manifest::to_json(*m);
+  CHECK(json["enroot"]["locale"] == "C");
+  const auto again = manifest::parse_manifest(util::canonical_json(json), "manifest.json");
+  REQUIRE(again.has_value());
+  CHECK(again->enroot.locale == "C");
 }
 
 TEST_SUITE_END();

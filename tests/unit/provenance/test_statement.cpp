@@ -3,6 +3,7 @@
 #include "provenance/statement.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
+#include "util/sha256.hpp"
 
 #include <doctest/doctest.h>
 #include <filesystem>
@@ -111,8 +112,14 @@ TEST_CASE("provenance::gather_inputs refuses inputs that do not belong together"
           std::string::npos);
   }
   SUBCASE("the build log changed") {
+    const std::string recorded = envlock::util::sha256_file_hex(dir.path() / "build.log").value();
     envlock::test::write_text(dir.path() / "build.log", "edited\n");
-    CHECK(input_failure(paths).find("build.log: sha256 ") != std::string::npos);
+    const std::string now = envlock::util::sha256_file_hex(dir.path() / "build.log").value();
+    CHECK(input_failure(paths) ==
+          (dir.path() / "build.log").string() + ": changed after the build that wrote " +
+              (dir.path() / "build-result.json").string() + " (sha256 " + now +
+              ", the result records " + recorded +
+              "); restore that build's log, or run `envlock build` again for a new result and log");
   }
   SUBCASE("a .sqsh of another image") {
     auto text = envlock::util::read_file(dir.path() / "squashfs-result.json").value();

@@ -124,7 +124,7 @@ TEST_SUITE("squashfs") {
     REQUIRE(before);
     ImageConfig config;
     config.working_dir = "/b/w";
-    REQUIRE(write_enroot_files(builder->root_fd(), config));
+    REQUIRE(write_enroot_files(builder->root_fd(), config, lock::EnrootLocale::utf8));
     CHECK(mode_of(f.root / "etc") == 0755);
     CHECK(mode_of(f.root / "etc/rc") == 0644);
     CHECK(mode_of(f.root / "b") == 0755); // the top layer's folder wins
@@ -134,7 +134,60 @@ TEST_SUITE("squashfs") {
     CHECK(tree_digest(*before) != tree_digest(*after));
     ImageConfig escaping;
     escaping.working_dir = "/../x";
-    CHECK(write_enroot_files(builder->root_fd(), escaping).error().message ==
-          "image config: WorkingDir '/../x' leaves the rootfs");
+    CHECK(write_enroot_files(builder->root_fd(), escaping, lock::EnrootLocale::utf8)
+              .error()
+              .message == "image config: WorkingDir '/../x' leaves the rootfs");
+  }
+
+  TEST_CASE("a relative WorkingDir creates no folder, as Enroot's mkdir beside the rootfs") {
+    Fixture f;
+    auto builder = RootfsBuilder::open(f.root);
+    REQUIRE(builder);
+    ImageConfig config;
+    config.working_dir = "rel/dir";
+    REQUIRE(write_enroot_files(builder->root_fd(), config, lock::EnrootLocale::utf8));
+    CHECK(!fs::exists(f.root / "rel"));
+    CHECK(!fs::exists(f.tmp.path() / "rootfsrel")); // nothing beside the rootfs either
+    CHECK(workdir_warning(config) ==
+          "image config: WorkingDir 'rel/dir' is relative; as Enroot 4.1.2 does, no folder is "
+          "created in the image (/etc/rc creates it when the container starts, relative to the "
+          "folder it starts in)");
+    config.working_dir = "../up";
+    CHECK(write_enroot_files(builder->root_fd(), config, lock::EnrootLocale::utf8));
+    config.working_dir = "/abs";
+    CHECK(!workdir_warning(config).has_value());
+  }
+
+  TEST_CASE("a path that one layer holds as a file and as a folder is refused, as Enroot's tar") {
+    // tests/data/squashfs/make_same_layer_tars.py; GNU tar fails on the first four.
+    const std::string x_file = "', which the same layer holds as a file (Enroot's import fails "
+                               "on this layer; envlock will not turn the file into a folder)";
+    const std::string x_folder = "' in the same layer (Enroot's import fails on this layer; "
+                                 "envlock will not drop what the layer put in the folder)";
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"file_whiteout", "'data/x/.wh.y': lies under 'data/x" + x_file},
+        {"file_child", "'data/x/y': lies under 'data/x" + x_file},
+        {"whiteout_file", "'data/x': replaces the folder that holds 'data/x/.wh.y" + x_folder},
+        {"filled_dir_file", "'data/x': replaces the folder that holds 'data/x/y" + x_folder}};
+    for (const auto& entry : refused) {
+      const std::string& name = entry.first; // not a structured binding: clang 14's CAPTURE
+      const std::string& why = entry.second;
+      CAPTURE(name);
+      Fixture f;
+      auto builder = RootfsBuilder::open(f.root);
+      REQUIRE(builder);
+      const std::string tar = "same_layer_" + name + ".tar";
+      auto status = apply(*builder, tar);
+      REQUIRE(!status);
+      CHECK(status.error().message == "layer " + digest_of(tar) + ": " + why);
+      CHECK(status.error().code == ExitCode::usage);
+    }
+    Fixture f;
+    auto builder = RootfsBuilder::open(f.root);
+    REQUIRE(builder);
+    REQUIRE(apply(*builder, "same_layer_empty_dir_file.tar"));
+    CHECK(fs::is_regular_file(f.root / "data/x"));
+    REQUIRE(apply(*builder, "same_layer_file_dir.tar"));
+    CHECK(fs::is_directory(f.root / "data/x"));
   }
 }

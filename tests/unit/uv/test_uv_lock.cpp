@@ -126,9 +126,27 @@ TEST_SUITE("uv") {
     CHECK(pin->packages[0].source_kind == "registry");
   }
 
+  TEST_CASE("a package locked more than once keeps each entry; a root has no version") {
+    const auto text = util::read_file(test::data_path("diff/multi_old.uv.lock"));
+    REQUIRE(text.has_value());
+    CHECK(uv::read_fast(*text).has_value());
+    const auto pin = uv::parse_uv_lock(*text, "multi_old.uv.lock");
+    REQUIRE(pin.has_value());
+    const std::string index = "https://python-index.invalid/simple";
+    CHECK(pin->packages == std::vector<lock::UvPackage>{
+                               {"big", "1.12345678901234567890", "registry", index},
+                               {"megatron-core", "", "editable", "."},
+                               {"pillow", "12.0.0", "registry", "https://a-index.invalid/simple"},
+                               {"pillow", "12.0.0", "registry", "https://b-index.invalid/simple"},
+                               {"tools", "", "virtual", "tools"},
+                               {"torch", "2.11.0", "registry", index},
+                               {"torch", "2.9.1", "registry", index}});
+    CHECK(*pin == *uv::parse_uv_lock_toml(*text, "multi_old.uv.lock"));
+  }
+
   TEST_CASE("the Megatron-LM locks are read, identically by both readers") {
-    const auto dir = test::fixture_path("megatron-lm");
-    // The fixtures are part of this workspace; their absence is a broken checkout, not a skip.
+    const auto dir = test::data_path("megatron-lm");
+    // The fixtures are part of the repository: their absence is a broken checkout, not a skip.
     REQUIRE_MESSAGE(std::filesystem::exists(dir / "core_v0.19.0/uv.lock"),
                     "fixtures missing: " << dir.string());
     struct Expected {
