@@ -51,6 +51,7 @@ Result<fleet::RolloutState> starting_state(const Options& o, const fleet::Verify
 }
 
 Result<ExitCode> run_rollout(const Options& o) {
+  ENVLOCK_TRY(require_image(o.verify));
   ENVLOCK_TRY_ASSIGN(const auto nodes, chosen_nodes(o.verify));
   ENVLOCK_TRY_ASSIGN(const fleet::VerifyRun base,
                      make_verify_run(o.verify, nodes, o.verify.results));

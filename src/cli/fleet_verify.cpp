@@ -32,6 +32,9 @@ Result<ExitCode> write_script_only(const fleet::VerifyRun& run) {
 }
 
 Result<ExitCode> run_verify(const Options& o) {
+  if (!o.report_only) {
+    ENVLOCK_TRY(require_image(o.verify));
+  }
   ENVLOCK_TRY_ASSIGN(const auto nodes, chosen_nodes(o.verify));
   ENVLOCK_TRY_ASSIGN(fleet::VerifyRun run, make_verify_run(o.verify, nodes, o.verify.results));
   if (o.script_only) {
