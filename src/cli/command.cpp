@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <filesystem>
 #include <iostream>
 
 namespace envlock::cli {
@@ -28,13 +27,6 @@ std::vector<CommandSpec> registered_commands() {
 }
 
 int run_main(int argc, char** argv) {
-  // Installed as envlock-importer (a link to envlock) for Pyxis, which runs its importer as
-  // IMPORTER get URI and IMPORTER release: the program is `envlock importer`.
-  std::vector<char*> args(argv, argv + argc);
-  std::string importer = "importer";
-  if (argc > 0 && std::filesystem::path(argv[0]).filename() == "envlock-importer") {
-    args.insert(args.begin() + 1, importer.data());
-  }
   CLI::App app{"envlock: reproducible, checkable GPU training environments", "envlock"};
   app.set_version_flag("--version", std::string("envlock ") + ENVLOCK_VERSION,
                        "Print the version and exit");
@@ -50,7 +42,7 @@ int run_main(int argc, char** argv) {
   }
 
   try {
-    app.parse(static_cast<int>(args.size()), args.data());
+    app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -1,8 +1,7 @@
 #include "importer/import_image.hpp"
 
+#include "importer/envlock_tool.hpp"
 #include "importer/stamp.hpp"
-#include "squashfs/pipeline.hpp"
-#include "squashfs/registry_source.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -73,21 +72,20 @@ Result<ImageRecord> import_image(const ImportJob& job) {
   ref.tag.clear();
   ref.digest = job.pin.platform_digest;
   job.note("importing " + ref.to_string() + " for " + job.pin.platform);
-  auto source = squashfs::make_registry_source(ref, job.registry, stage.path());
-  squashfs::SquashJob squash;
-  squash.source = source.get();
-  squash.image_reference = ref.to_string();
+  ENVLOCK_TRY_ASSIGN(const fs::path tool, envlock_tool());
+  SquashRequest squash;
+  squash.image = ref;
   squash.platform = job.pin.platform;
   squash.settings = job.pin.settings;
   squash.output = stage.path() / (job.key + ".sqsh");
-  squash.result_path = stage.path() / "squashfs-result.json";
+  squash.result = stage.path() / "squashfs-result.json";
   squash.scratch = stage.path();
-  squash.progress = squashfs::ProgressMode::quiet;
-  ENVLOCK_TRY_ASSIGN(const squashfs::SquashOutcome outcome, squashfs::squash_image(squash));
-  for (const auto& warning : outcome.warnings) {
-    job.note("warning: " + warning);
-  }
-  const ImageRecord record = record_of(job, outcome.result);
+  squash.registry = job.registry;
+  ENVLOCK_TRY_ASSIGN(const squashfs::SquashResult result,
+                     run_squashfs(tool, squash, [&](const std::string& warning) {
+                       job.note("warning: " + warning);
+                     }));
+  const ImageRecord record = record_of(job, result);
   if (!job.expected.sha256.empty() && record.sha256 != job.expected.sha256) {
     ENVLOCK_TRY(write_record(squash.output.string() + ".json", record));
     ENVLOCK_TRY_ASSIGN(const fs::path moved, quarantine_image(cache, job.key, squash.output));

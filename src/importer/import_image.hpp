@@ -1,8 +1,9 @@
-// Making a pinned image's .sqsh in the cache, natively (the `envlock squashfs` pipeline), and
-// publishing it: the image and its record are built in tmp/KEY.PID.XXXXXX, checked against the
-// expected sha256 when one is recorded, then the record is written and the .sqsh renamed into
-// images/ (rename(2): a reader sees no image or the whole image). A process killed on the way
-// leaves only its tmp folder, which the next import of the key removes.
+// Making a pinned image's .sqsh in the cache, natively (`envlock squashfs`, run with its scratch
+// space in the import folder), and publishing it: the image and its record are built in
+// tmp/KEY.PID.XXXXXX, checked against the expected sha256 when one is recorded, then the record is
+// written and the .sqsh renamed into images/ (rename(2): a reader sees no image or the whole
+// image). A process killed on the way takes its `envlock squashfs` with it and leaves only its
+// tmp folder, which the next import of the key removes.
 #pragma once
 
 #include "importer/cache.hpp"

@@ -1,6 +1,6 @@
 #include "importer/unpinned.hpp"
 
-#include "oci/registry.hpp"
+#include "importer/envlock_tool.hpp"
 #include "util/strings.hpp"
 
 #include <sys/utsname.h>
@@ -36,8 +36,9 @@ Result<Pin> unpinned_image(const Context& c, const Catalogue& catalogue, const I
   pin.role = "none";
   pin.image = shown;
   pin.platform = host_platform();
-  oci::RegistryClient client(c.config.registry);
-  ENVLOCK_TRY_ASSIGN(const oci::Resolved resolved, client.resolve(shown, pin.platform));
+  ENVLOCK_TRY_ASSIGN(const auto tool, envlock_tool());
+  ENVLOCK_TRY_ASSIGN(const Resolution resolved,
+                     run_resolve(tool, shown, pin.platform, c.config.registry));
   pin.image.digest = resolved.digest;
   pin.platform_digest = resolved.platform_digest;
   return pin;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# envlock importer, driven exactly as Pyxis drives its importer plugin (importers/README.md,
-# importer.c): argv[0] is the configured path (here a link named envlock-importer), argv is
-# `get URI` or `release`, stdin is /dev/null, the environment is the job's plus SLURM_JOB_UID,
+# envlock-importer, driven exactly as Pyxis drives its importer plugin (importers/README.md,
+# importer.c): argv[0] is the configured path (the envlock-importer executable beside envlock),
+# argv is `get URI` or `release`, stdin is /dev/null, the environment is the job's plus SLURM_JOB_UID,
 # SLURM_JOB_GID, PYXIS_RUNTIME_PATH and PYXIS_VERSION (PATH from slurmstepd), stdout must hold
 # the .sqsh path and nothing else, stderr is what Pyxis prints on a non-zero exit. Against a real
 # docker-registry on loopback: first import (byte-identical to an independent reference), cached
@@ -16,8 +16,8 @@ need_tools python3 umoci skopeo mksquashfs docker-registry curl sha256sum
 export TMPDIR=$WORK/tmp
 mkdir -p "$TMPDIR" "$WORK/bin" "$WORK/locks" "$WORK/images"
 E=1700000000
-ln -s "$ENVLOCK" "$WORK/bin/envlock-importer"
-IMPORTER=$WORK/bin/envlock-importer
+IMPORTER=${ENVLOCK_IMPORTER:-$(dirname "$ENVLOCK")/envlock-importer}
+[ -x "$IMPORTER" ] || skip "no envlock-importer binary at $IMPORTER"
 CFG=$WORK/importer.yaml
 
 img_layout "$WORK/layout" sample >/dev/null || { fail "make sample layout" "python3"; finish; }
