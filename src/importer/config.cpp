@@ -15,7 +15,7 @@ using manifest::Reader;
 
 namespace {
 
-constexpr std::uintmax_t k_max_config_bytes = 1024 * 1024;
+constexpr std::uintmax_t k_max_config_bytes = std::uintmax_t{1024} * 1024;
 
 fs::path resolve(const fs::path& base, const std::string& text) {
   const fs::path path(text);

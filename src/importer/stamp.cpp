@@ -31,7 +31,7 @@ std::optional<std::string> stamped(const std::filesystem::path& stamp,
   if (!util::path_exists(stamp)) {
     return std::nullopt;
   }
-  auto text = util::read_file_limited(stamp, 64 * 1024);
+  auto text = util::read_file_limited(stamp, std::uintmax_t{64} * 1024);
   if (!text) {
     return std::nullopt;
   }
