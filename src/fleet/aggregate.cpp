@@ -35,6 +35,11 @@ std::vector<const nlohmann::json*> checks_of(const NodeInput& node) {
 }
 
 void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node) {
+  if (!node.reported && node.not_verified) {
+    report.node_outcomes[node.node] = NodeOutcome::not_verified;
+    report.not_verified.push_back({node.node, *node.not_verified});
+    return;
+  }
   if (!node.reported) {
     report.node_outcomes[node.node] = NodeOutcome::missing;
     report.missing.push_back({node.node, node.problem.empty() ? "no report" : node.problem});
@@ -74,6 +79,8 @@ const char* to_string(NodeOutcome outcome) {
     return "fail";
   case NodeOutcome::missing:
     return "missing";
+  case NodeOutcome::not_verified:
+    return "not_verified";
   }
   return "missing";
 }

@@ -107,8 +107,10 @@ Result<DistributeReport> run_distribute(const DistributeRun& run) {
     }
     return n;
   };
-  ENVLOCK_TRY_ASSIGN(const JobState job, wait_for_job(job_id, done, script.nodes.size(),
-                                                      run.on_progress, run.poll_milliseconds));
+  ENVLOCK_TRY_ASSIGN(
+      const WaitOutcome waited,
+      wait_for_job(job_id, done, script.nodes.size(), run.on_progress, run.poll_milliseconds));
+  const JobState& job = waited.job;
   DistributeReport report = check_copies(read_hashes(script.results, script.nodes), run.expected);
   report.file = script.source.filename().string();
   report.dest = script.dest.string();

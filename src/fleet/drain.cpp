@@ -56,6 +56,10 @@ DrainAction action(const std::string& node, const std::string& state, const std:
 std::vector<NodeVerdict> verdicts_from_report(const FleetReport& report) {
   std::vector<NodeVerdict> out;
   for (const auto& node : report.nodes) {
+    // A node no job ran on is neither drained nor resumed: nothing is known of it.
+    if (report.node_outcomes.at(node) == NodeOutcome::not_verified) {
+      continue;
+    }
     const bool passed = report.node_outcomes.at(node) == NodeOutcome::pass;
     out.push_back({node, passed, passed ? "" : drain_reason(report, node)});
   }

@@ -26,7 +26,8 @@ struct DrainAction {
   std::string line;              // the same as one shell line
 };
 
-// One verdict per node of a fleet report: failed checks, outliers or no report.
+// One verdict per node of a fleet report: failed checks, outliers or no report. Nodes that were
+// not verified (drained, down, ...) get none.
 std::vector<NodeVerdict> verdicts_from_report(const FleetReport& report);
 
 // Merges verdicts of several reports: a node that failed in any of them fails (first reason).

@@ -22,6 +22,9 @@ struct NodeInput {
   nlohmann::json report;        // the verifier's report (when reported)
   nlohmann::json host;          // `envlock node --check --json` output, or null
   std::string problem;          // why there is no usable report (set by the reader or from Slurm)
+  // Set when the node was not verified at all: Slurm's state and reason, or the pending job's
+  // words ("job 12 pending for more than 600 s (Resources); cancelled").
+  std::optional<std::string> not_verified;
 };
 
 struct Failure {
@@ -48,9 +51,15 @@ struct Missing {
   std::string reason;
 };
 
-enum class NodeOutcome { pass, fail, missing };
+// A node no job ran on: drained, down, not responding, reserved, or the job pended too long.
+struct NotVerified {
+  std::string node;
+  std::string reason; // "drained (bad fan)", "job 12 pending for more than 600 s (Resources)..."
+};
 
-// "pass" / "fail" / "missing"
+enum class NodeOutcome { pass, fail, missing, not_verified };
+
+// "pass" / "fail" / "missing" / "not_verified"
 const char* to_string(NodeOutcome outcome);
 
 struct FleetReport {
@@ -66,9 +75,11 @@ struct FleetReport {
   std::vector<Failure> failures; // by node, then check order
   std::vector<Outlier> outliers;
   std::vector<Missing> missing;
+  std::vector<NotVerified> not_verified;
 
+  // Every node verified and passing.
   [[nodiscard]] bool passed() const {
-    return failures.empty() && outliers.empty() && missing.empty();
+    return failures.empty() && outliers.empty() && missing.empty() && not_verified.empty();
   }
   [[nodiscard]] std::vector<std::string> nodes_with(NodeOutcome outcome) const;
 };

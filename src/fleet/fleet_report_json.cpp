@@ -5,7 +5,8 @@ namespace envlock::fleet {
 namespace {
 
 std::optional<NodeOutcome> node_outcome_from(const std::string& text) {
-  for (const NodeOutcome o : {NodeOutcome::pass, NodeOutcome::fail, NodeOutcome::missing}) {
+  for (const NodeOutcome o :
+       {NodeOutcome::pass, NodeOutcome::fail, NodeOutcome::missing, NodeOutcome::not_verified}) {
     if (text == to_string(o)) {
       return o;
     }
@@ -46,6 +47,10 @@ nlohmann::json fleet_report_to_json(const FleetReport& report) {
   for (const auto& m : report.missing) {
     missing.push_back({{"node", m.node}, {"reason", m.reason}});
   }
+  nlohmann::json not_verified = nlohmann::json::array();
+  for (const auto& n : report.not_verified) {
+    not_verified.push_back({{"node", n.node}, {"reason", n.reason}});
+  }
   return {
       {"schema", k_fleet_report_schema},
       {"image", report.image},
@@ -57,12 +62,14 @@ nlohmann::json fleet_report_to_json(const FleetReport& report) {
        {{"nodes", report.nodes.size()},
         {"passed", report.nodes_with(NodeOutcome::pass).size()},
         {"failed", report.nodes_with(NodeOutcome::fail).size()},
-        {"missing", report.nodes_with(NodeOutcome::missing).size()}}},
+        {"missing", report.nodes_with(NodeOutcome::missing).size()},
+        {"not_verified", report.nodes_with(NodeOutcome::not_verified).size()}}},
       {"checks", report.checks},
       {"nodes", nodes},
       {"failures", failures},
       {"outliers", outliers},
       {"missing", missing},
+      {"not_verified", not_verified},
   };
 }
 
@@ -97,6 +104,10 @@ std::optional<FleetReport> fleet_report_from_json(const nlohmann::json& value) {
     }
     for (const auto& m : value.at("missing")) {
       report.missing.push_back({m.at("node"), m.at("reason")});
+    }
+    // Absent in reports written before envlock knew nodes it could not verify.
+    for (const auto& n : value.value("not_verified", nlohmann::json::array())) {
+      report.not_verified.push_back({n.at("node"), n.at("reason")});
     }
     return report;
   } catch (const nlohmann::json::exception&) {

@@ -23,9 +23,11 @@ std::string cell(std::string text) {
 }
 
 std::string summary_line(const FleetReport& report) {
+  const std::size_t not_verified = report.nodes_with(NodeOutcome::not_verified).size();
   return std::to_string(report.nodes_with(NodeOutcome::pass).size()) + " passed, " +
          std::to_string(report.nodes_with(NodeOutcome::fail).size()) + " failed, " +
-         std::to_string(report.nodes_with(NodeOutcome::missing).size()) + " missing of " +
+         std::to_string(report.nodes_with(NodeOutcome::missing).size()) + " missing" +
+         (not_verified > 0 ? ", " + std::to_string(not_verified) + " not verified" : "") + " of " +
          std::to_string(report.nodes.size()) + " nodes";
 }
 
@@ -98,6 +100,12 @@ std::string fleet_report_to_markdown(const FleetReport& report) {
       out << "| " << m.node << " | " << cell(m.reason) << " |\n";
     }
   }
+  if (!report.not_verified.empty()) {
+    out << "\n## Nodes not verified\n\n| node | why |\n| --- | --- |\n";
+    for (const auto& n : report.not_verified) {
+      out << "| " << n.node << " | " << cell(n.reason) << " |\n";
+    }
+  }
   return out.str();
 }
 
@@ -128,9 +136,15 @@ std::string fleet_report_to_table(const FleetReport& report) {
         problems.push_back("no report: " + m.reason);
       }
     }
-    const char* label = outcome == NodeOutcome::pass   ? "PASS"
-                        : outcome == NodeOutcome::fail ? "FAIL"
-                                                       : "MISS";
+    for (const auto& n : report.not_verified) {
+      if (n.node == node) {
+        problems.push_back("not verified: " + n.reason);
+      }
+    }
+    const char* label = outcome == NodeOutcome::pass      ? "PASS"
+                        : outcome == NodeOutcome::fail    ? "FAIL"
+                        : outcome == NodeOutcome::missing ? "MISS"
+                                                          : "SKIP";
     const std::string text = util::join(problems, "; ");
     if (text.empty()) {
       out << label << "  " << node << "\n";

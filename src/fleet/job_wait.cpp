@@ -5,13 +5,15 @@
 
 namespace envlock::fleet {
 
-Result<JobState> wait_for_job(const std::string& job_id,
-                              const std::function<std::size_t()>& count_done, std::size_t total,
-                              const Progress& on_progress, int poll_milliseconds) {
+Result<WaitOutcome> wait_for_job(const std::string& job_id,
+                                 const std::function<std::size_t()>& count_done, std::size_t total,
+                                 const Progress& on_progress, int poll_milliseconds,
+                                 std::chrono::seconds pending_limit) {
   std::size_t last = 0;
   if (on_progress) {
     on_progress(0, total);
   }
+  const auto start = std::chrono::steady_clock::now();
   while (true) {
     ENVLOCK_TRY_ASSIGN(JobState state, job_state(job_id));
     const std::size_t done = count_done();
@@ -20,7 +22,12 @@ Result<JobState> wait_for_job(const std::string& job_id,
     }
     last = done;
     if (job_finished(state)) {
-      return state;
+      return WaitOutcome{state, false};
+    }
+    if (state.state == "PENDING" && pending_limit.count() > 0 &&
+        std::chrono::steady_clock::now() - start >= pending_limit) {
+      cancel_job(job_id);
+      return WaitOutcome{state, true};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(poll_milliseconds));
   }

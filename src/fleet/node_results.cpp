@@ -32,6 +32,13 @@ NodeInput read_node(const fs::path& dir, const std::string& node) {
   input.node = node;
   input.exit_code = read_exit_code(dir / (node + ".rc"));
   const fs::path json = dir / (node + ".json");
+  if (!util::path_exists(json) && util::path_exists(dir / (node + ".not-verified.json"))) {
+    const auto skipped = util::read_json_file(dir / (node + ".not-verified.json"));
+    if (skipped && skipped->is_object() && skipped->value("reason", nlohmann::json()).is_string()) {
+      input.not_verified = (*skipped)["reason"].get<std::string>();
+      return input;
+    }
+  }
   if (!util::path_exists(json)) {
     input.problem = input.exit_code ? "envlock-verify exited " + std::to_string(*input.exit_code) +
                                           " without a report"
@@ -77,6 +84,17 @@ std::vector<NodeInput> read_node_results(const fs::path& results,
     out.push_back(read_node(nodes_dir(results), node));
   }
   return out;
+}
+
+Status write_not_verified(const fs::path& results, const std::string& node,
+                          const std::string& reason) {
+  std::error_code ec;
+  fs::create_directories(nodes_dir(results), ec);
+  if (ec) {
+    return env_error(nodes_dir(results).string() + ": " + ec.message());
+  }
+  return util::write_json_file(nodes_dir(results) / (node + ".not-verified.json"),
+                               {{"node", node}, {"reason", reason}});
 }
 
 } // namespace envlock::fleet

@@ -1,8 +1,10 @@
 // The per-node files a fleet job leaves in RESULTS/nodes/: NODE.json (the verifier's report),
 // NODE.rc (its exit status) and, when host checks ran, NODE.host.json (`envlock node --check`).
+// envlock itself writes NODE.not-verified.json for a node no job ran on.
 #pragma once
 
 #include "fleet/fleet_report.hpp"
+#include "util/result.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -21,5 +23,10 @@ std::size_t count_done(const std::filesystem::path& results, const std::vector<s
 // `problem` says why ("no report", "NODE.json: not an envlock.report/v1", the verifier's exit).
 std::vector<NodeInput> read_node_results(const std::filesystem::path& results,
                                          const std::vector<std::string>& nodes);
+
+// Writes RESULTS/nodes/NODE.not-verified.json ({"reason": …}): the node was not verified, and
+// why; read_node_results reads it back for a node without a report. Environment error on I/O.
+Status write_not_verified(const std::filesystem::path& results, const std::string& node,
+                          const std::string& reason);
 
 } // namespace envlock::fleet

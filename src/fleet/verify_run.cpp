@@ -1,6 +1,7 @@
 #include "fleet/verify_run.hpp"
 
 #include "fleet/job_wait.hpp"
+#include "fleet/node_availability.hpp"
 #include "fleet/node_results.hpp"
 #include "fleet/slurm.hpp"
 #include "util/fs.hpp"
@@ -54,27 +55,48 @@ Result<std::string> image_digest(const std::string& image) {
 }
 
 Result<VerifyOutcome> run_fleet_verify(const VerifyRun& run) {
-  const auto& script = run.script;
+  VerifyScript script = run.script;
   std::error_code ec;
   fs::create_directories(script.results, ec);
   if (ec) {
     return env_error(script.results.string() + ": " + ec.message());
   }
-  ENVLOCK_TRY_ASSIGN(const std::string text, render_verify_script(script));
   ENVLOCK_TRY(fresh_nodes_dir(script.results));
-  ENVLOCK_TRY(util::write_file_atomic(script.script, text, 0755));
-  ENVLOCK_TRY_ASSIGN(const std::string job_id, submit_batch(script.script));
-  if (run.on_submitted) {
-    run.on_submitted(job_id);
+  ENVLOCK_TRY_ASSIGN(const auto before, node_states());
+  const NodeSplit split = split_by_state(script.nodes, before, !script.slurm.reservation.empty());
+  for (const auto& [node, state] : split.not_waited_for) {
+    ENVLOCK_TRY(write_not_verified(script.results, node,
+                                   *unavailable_because(state, !script.slurm.reservation.empty())));
   }
-  ENVLOCK_TRY_ASSIGN(const JobState job,
-                     wait_for_job(
-                         job_id, [&] { return count_done(script.results, script.nodes); },
-                         script.nodes.size(), run.on_progress, run.poll_milliseconds));
-  std::vector<NodeInput> inputs = read_node_results(script.results, script.nodes);
+  script.nodes = split.usable;
+  std::string job_id;
+  JobState job;
+  if (!script.nodes.empty()) {
+    ENVLOCK_TRY_ASSIGN(const std::string text, render_verify_script(script));
+    ENVLOCK_TRY(util::write_file_atomic(script.script, text, 0755));
+    ENVLOCK_TRY_ASSIGN(job_id, submit_batch(script.script));
+    if (run.on_submitted) {
+      run.on_submitted(job_id);
+    }
+    ENVLOCK_TRY_ASSIGN(const WaitOutcome waited,
+                       wait_for_job(
+                           job_id, [&] { return count_done(script.results, script.nodes); },
+                           script.nodes.size(), run.on_progress, run.poll_milliseconds,
+                           run.pending_limit));
+    job = waited.job;
+    if (waited.pending_timeout) {
+      const std::string reason =
+          "job " + job_id + " pending for more than " + std::to_string(run.pending_limit.count()) +
+          " s (" + (job.reason.empty() ? "no reason given" : job.reason) + "); cancelled";
+      for (const auto& node : script.nodes) {
+        ENVLOCK_TRY(write_not_verified(script.results, node, reason));
+      }
+    }
+  }
+  std::vector<NodeInput> inputs = read_node_results(script.results, run.script.nodes);
   const auto states = node_states().value_or({});
   for (auto& input : inputs) {
-    if (!input.reported) {
+    if (!input.reported && !input.not_verified) {
       input.problem = input.problem + "; " + slurm_words(input.node, job_id, job, states);
     }
   }

@@ -7,6 +7,7 @@
 #include "fleet/fleet_report.hpp"
 #include "util/result.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -17,6 +18,8 @@ struct VerifyRun {
   VerifyScript script;
   AggregateOptions aggregate;
   int poll_milliseconds = 300;
+  // A job pending longer than this is cancelled and its nodes reported as not verified.
+  std::chrono::seconds pending_limit{600};
   // Called whenever the number of nodes done changes, and once at the start.
   std::function<void(std::size_t done, std::size_t total)> on_progress;
   // Called with the job id once sbatch has accepted the job.
@@ -28,9 +31,12 @@ struct VerifyOutcome {
   std::string job_id;
 };
 
-// Runs the whole verification and writes the reports. Fails with an input error for bad
-// options, or an environment error when Slurm refuses the job or a file cannot be written; a
-// failing node is not an error but part of the report.
+// Runs the whole verification and writes the reports. Nodes Slurm will not give the job
+// (node_availability.hpp) are left out of the job and reported as not verified, as are the nodes
+// of a job cancelled after pending longer than `pending_limit`; without any usable node no job is
+// submitted. Fails with an input error for bad options, or an environment error when Slurm
+// refuses the job or a file cannot be written; a failing node is not an error but part of the
+// report.
 Result<VerifyOutcome> run_fleet_verify(const VerifyRun& run);
 
 // Folds what the nodes left in the results folder into the fleet report again, without a job

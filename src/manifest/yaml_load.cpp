@@ -131,10 +131,11 @@ private:
 
 } // namespace
 
-Result<YAML::Node> load_yaml(const SourceText& source) {
+Result<YAML::Node> load_yaml(const SourceText& source, std::string_view name) {
+  const std::string what(name);
   const std::string_view text = source.text();
   if (text.size() > k_max_manifest_bytes) {
-    return source.error_at({}, "the manifest is " + std::to_string(text.size()) +
+    return source.error_at({}, "the " + what + " is " + std::to_string(text.size()) +
                                    " bytes; the limit is 1 MiB (" +
                                    std::to_string(k_max_manifest_bytes) + " bytes)");
   }
@@ -151,7 +152,7 @@ Result<YAML::Node> load_yaml(const SourceText& source) {
     }
     if (starts.starts.size() == 2) {
       return source.error_at(location_of_mark(starts.starts[1]),
-                             "more than one YAML document; a manifest is one mapping");
+                             "more than one YAML document; a " + what + " is one mapping");
     }
     root = YAML::Load(std::string(text));
   } catch (const YAML::DeepRecursion& e) {
@@ -161,11 +162,11 @@ Result<YAML::Node> load_yaml(const SourceText& source) {
     return source.error_at(location_of_mark(e.mark), "invalid YAML: " + e.msg);
   }
   if (root.IsNull()) {
-    return source.error_at({}, "the manifest is empty; it must be a mapping that starts with "
-                               "'envlock: 1'");
+    return source.error_at({}, "the " + what + " is empty; it must be a mapping" +
+                                   (name == "manifest" ? " that starts with 'envlock: 1'" : ""));
   }
   if (!root.IsMap()) {
-    return source.error_at(location_of(root), "the manifest must be a mapping, got " +
+    return source.error_at(location_of(root), "the " + what + " must be a mapping, got " +
                                                   std::string(kind_name(kind_of(root))));
   }
   StructureCheck structure(source);

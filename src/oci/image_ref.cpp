@@ -10,7 +10,6 @@ namespace {
 
 constexpr std::size_t k_max_name_length = 255;
 constexpr std::size_t k_max_tag_length = 128;
-constexpr const char* k_docker_hub = "registry-1.docker.io";
 
 bool is_lower_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
@@ -185,10 +184,10 @@ Result<ImageRef> parse_image_ref(std::string_view text) {
     ref.registry = std::string(registry);
     path = rest.substr(slash + 1);
   } else {
-    ref.registry = k_docker_hub;
+    ref.registry = k_default_registry;
   }
   if (ref.registry == "docker.io" || ref.registry == "index.docker.io") {
-    ref.registry = k_docker_hub;
+    ref.registry = k_default_registry;
   }
   if (path.empty()) {
     return bad_ref(text, "missing repository");
@@ -203,7 +202,7 @@ Result<ImageRef> parse_image_ref(std::string_view text) {
     return bad_ref(text, "invalid repository component '" + part + "'");
   }
   ref.repository = std::string(path);
-  if (ref.registry == k_docker_hub && ref.repository.find('/') == std::string::npos) {
+  if (ref.registry == k_default_registry && ref.repository.find('/') == std::string::npos) {
     ref.repository = "library/" + ref.repository;
   }
   if (ref.name().size() > k_max_name_length) {

@@ -8,6 +8,9 @@
 
 namespace envlock::oci {
 
+// The registry of an image reference that names none (Docker's default).
+inline constexpr const char* k_default_registry = "registry-1.docker.io";
+
 struct ImageRef {
   std::string registry;   // host[:port]; "registry-1.docker.io" for Docker Hub
   std::string repository; // path, e.g. nvidia/pytorch; "library/ubuntu" for official images

@@ -74,6 +74,22 @@ Result<SquashResult> result_from_json(const json& value, const std::string& orig
   r.file_name = file.get<std::string>();
   r.image_reference = ref.get<std::string>();
   r.manifest_digest = digest.get<std::string>();
+  // Written by every envlock, but optional to readers: they describe how the image was made.
+  const auto image = value.find("image");
+  if (image != value.end() && image->is_object() && image->contains("platform") &&
+      (*image)["platform"].is_string()) {
+    r.platform = (*image)["platform"].get<std::string>();
+  }
+  const auto enroot = value.find("enroot");
+  if (enroot != value.end() && enroot->is_object()) {
+    if (enroot->contains("squash_options") && (*enroot)["squash_options"].is_string()) {
+      r.squash_options = (*enroot)["squash_options"].get<std::string>();
+    }
+    if (enroot->contains("source_date_epoch") &&
+        (*enroot)["source_date_epoch"].is_number_integer()) {
+      r.source_date_epoch = (*enroot)["source_date_epoch"].get<std::int64_t>();
+    }
+  }
   return r;
 }
 

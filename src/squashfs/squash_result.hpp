@@ -39,6 +39,7 @@ struct SquashResult {
 nlohmann::json to_json(const SquashResult& result);
 
 // Reads a result object; errors name `origin` and the field ("r.json: sqsh.sha256: missing").
+// image.platform, enroot.squash_options and enroot.source_date_epoch are read when present.
 Result<SquashResult> result_from_json(const nlohmann::json& value, const std::string& origin);
 
 Result<SquashResult> read_result(const std::filesystem::path& path);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -124,6 +125,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   const std::string exe_str = exe->string();
   const std::string cwd = options.cwd ? options.cwd->string() : std::string();
 
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     return env_error(std::string("fork: ") + std::strerror(errno));
@@ -148,6 +150,10 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
     }
     if (options.umask) {
       ::umask(static_cast<mode_t>(*options.umask));
+    }
+    if (options.die_with_parent &&
+        (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent)) {
+      _exit(127);
     }
     (void)::signal(SIGPIPE, SIG_DFL);
     ::execve(exe_str.c_str(), argp.data(), envp.data());

@@ -28,6 +28,9 @@ struct ProcessOptions {
   std::function<void(std::string_view)> on_output;
   // Umask for the child; unchanged when empty.
   std::optional<unsigned> umask;
+  // The child is killed (SIGKILL) when this process dies, even by SIGKILL, so that no work of a
+  // dead parent goes on behind its back.
+  bool die_with_parent = false;
 };
 
 struct ProcessResult {

@@ -2,7 +2,8 @@
 # --no-container mode with node3 made to fail (its node-local image tree has another torch), the
 # fleet report (JSON, Markdown, table) and its determinism, the batch script submitted by hand,
 # the drain list (drained, then resumed after a passing pass), distribute with sbcast catching a
-# corrupted copy, and a roll-out that stops at the failing batch and resumes.
+# corrupted copy, a roll-out that stops at the failing batch and resumes, a partition with a
+# drained and a down node (not waited for, reported as not verified) and --wait-timeout.
 . "$REPO/tests/e2e/lib.sh"
 need_tools python3 sha256sum mksquashfs
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
@@ -126,6 +127,41 @@ check_contains "$r_out" "batch 1/3: node1 passed earlier with $IMAGE_DIGEST" "ba
 check_eq "$(stat -c %Y ro/batch-1/fleet-report.json)" "$before" "batch 1's results untouched"
 check_eq "$(jq_py state.json 'd["status"], sorted(n["status"] for n in d["nodes"].values())')" \
   "done ['passed', 'passed', 'passed', 'passed']" "state: done, all passed"
+
+# ---- a partition with a drained and a down node: those two are not waited for
+scontrol update nodename=node2 state=drain reason="maintenance"
+scontrol update nodename=node4 state=down reason="power supply"
+PV=("$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --partition debug --no-container
+  --verifier "$ENVLOCK_VERIFY" --verifier-arg="--root=$SLURM_LOCAL/root")
+run_cmd p "${PV[@]}" --results part
+check_eq "$p_rc" 1 "a partition with nodes out of service: exit 1, not every node verified"
+check_contains "$p_out" "SKIP  node2  not verified: drained (maintenance)" "the drained node is named with its state and reason"
+check_contains "$p_out" "SKIP  node4  not verified: down (power supply)" "the down node is named with its state and reason"
+check_contains "$p_out" "PASS  node1" "node1 is verified"
+check_contains "$p_out" "PASS  node3" "node3 is verified"
+check_contains "$p_out" "2 passed, 0 failed, 0 missing, 2 not verified of 4 nodes" "summary counts the nodes not verified"
+check_contains "$(cat part/fleet-verify.sbatch)" "#SBATCH --nodelist=node1,node3" "the job asks for the usable nodes only"
+check_eq "$(jq_py part/fleet-report.json 'd["summary"]["not_verified"], [(n["node"], n["reason"]) for n in d["not_verified"]]')" \
+  "2 [('node2', 'drained (maintenance)'), ('node4', 'down (power supply)')]" "fleet-report.json lists them"
+check_contains "$(cat part/fleet-report.md)" "| node4 | down (power supply) |" "fleet-report.md lists them"
+run_cmd p "${PV[@]}" --results part --report-only
+check_contains "$p_out" "SKIP  node2  not verified: drained (maintenance)" "--report-only keeps them as not verified"
+run_cmd d "$ENVLOCK" fleet drain-list --results part
+check_eq "$d_rc:$d_out" "0:" "drain-list leaves nodes that were not verified alone"
+scontrol update nodename=node2 state=resume
+scontrol update nodename=node4 state=resume
+
+# ---- --wait-timeout: a job that cannot start is cancelled, its nodes reported as not verified
+blocker=$(sbatch --parsable --exclusive -w node1 --wrap 'sleep 120')
+busy1() { [ "$(sinfo -h -N -n node1 -o %T)" = allocated ]; }
+wait_until 100 busy1
+run_cmd w "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes node1 --no-container \
+  --verifier "$ENVLOCK_VERIFY" --results waited --wait-timeout 2
+check_eq "$w_rc" 1 "a job pending past --wait-timeout: exit 1"
+job=$(jq_py waited/fleet-report.json 'd["run"]["job_id"]')
+check_contains "$w_out" "SKIP  node1  not verified: job $job pending for more than 2 s (Resources); cancelled" "the node is reported with the pending reason"
+check_eq "$(scontrol show job -o "$job" | grep -o 'JobState=[A-Z]*')" "JobState=CANCELLED" "the pending job was cancelled"
+scancel "$blocker"
 
 # ---- usage errors
 run_cmd u "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh

@@ -108,6 +108,11 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
   Stopwatch watch;
   auto driver = cuda::load_driver();
   if (!driver) {
+    // A node without a driver is what a lock that expects no GPU describes (a CPU node).
+    if (lock.expect.gpus.count == 0 && lock.expect.gpus.model.empty()) {
+      return all_checks(Outcome::skip, driver.error().message +
+                                           "; the lock expects no GPU (expect.gpus is empty)");
+    }
     return all_checks(Outcome::fail, driver.error().message);
   }
   const cuda::Api& api = driver->api;

@@ -6,7 +6,7 @@ doc = open(os.path.join(repo, "docs/ARCHITECTURE.md")).read()
 rows = {}
 libs = {}
 for line in doc.splitlines():
-    m = re.match(r"\|\s*`src/([a-z_]+)/?`\s*\|\s*(base|core|tool)\s*\|.*\|\s*([^|]*)\|\s*$", line)
+    m = re.match(r"\|\s*`src/([a-z_]+)/?`\s*\|\s*(base|core|importer|tool)\s*\|.*\|\s*([^|]*)\|\s*$", line)
     if m:
         name, lib, allowed = m.group(1), m.group(2), m.group(3)
         rows[name] = set(re.findall(r"`?([a-z_]+)`?", allowed)) - {"nothing"}

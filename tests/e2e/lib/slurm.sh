@@ -5,7 +5,9 @@
 # node (sbcast) and node-local trees differ per node although the nodes share one host.
 #
 #   slurm_start        skips the suite when munged/slurmctld/slurmd/unshare are missing; exports
-#                      SLURM_CONF and SLURM_LOCAL; returns when sinfo shows 4 idle nodes
+#                      SLURM_CONF and SLURM_LOCAL; returns when sinfo shows 4 idle nodes.
+#                      Lines in $SLURM_EXTRA_CONF (e.g. Prolog=...) are added to slurm.conf,
+#                      $SLURM_AUTHINFO_EXTRA (e.g. cred_expire=10) to its AuthInfo.
 #   slurm_node_states  "node1 idle\nnode2 drained\n..." (sorted)
 
 slurm_need() {
@@ -29,7 +31,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$sock
+AuthInfo=socket=$sock${SLURM_AUTHINFO_EXTRA:+,$SLURM_AUTHINFO_EXTRA}
 SlurmctldPort=$ctld
 SlurmdPort=$1
 StateSaveLocation=$d/state
@@ -53,6 +55,7 @@ InactiveLimit=0
 MinJobAge=300
 KillWait=2
 EOF
+  [ -z "${SLURM_EXTRA_CONF:-}" ] || printf '%s\n' "$SLURM_EXTRA_CONF" >>"$d/slurm.conf"
   local n=1 p
   for p in "$@"; do
     echo "NodeName=node$n NodeHostname=localhost Port=$p CPUs=2 RealMemory=2000 State=UNKNOWN" >>"$d/slurm.conf"

@@ -40,7 +40,9 @@ TEST_SUITE("verify_gpu") {
       MESSAGE("libcuda.so.1 is present here: the no-driver path is not testable on this machine");
       return;
     }
-    const auto checks = run_gpu_checks(lock::Lock{}, GpuOptions{});
+    lock::Lock expects_gpus;
+    expects_gpus.expect.gpus.count = 8;
+    const auto checks = run_gpu_checks(expects_gpus, GpuOptions{});
     REQUIRE(checks.size() == 4);
     for (const char* id : {"gpu.count", "gpu.model", "nccl.allreduce", "nccl.busbw"}) {
       const CheckResult* check = find(checks, id);
@@ -48,6 +50,23 @@ TEST_SUITE("verify_gpu") {
       CHECK(check->outcome == Outcome::fail);
       CHECK(check->reason == "no NVIDIA driver: libcuda.so.1 not found");
     }
+  }
+
+  TEST_CASE("without a driver, a lock that expects no GPU skips the GPU checks") {
+    if (driver_present()) {
+      MESSAGE("libcuda.so.1 is present here: the no-driver path is not testable on this machine");
+      return;
+    }
+    const auto checks = run_gpu_checks(lock::Lock{}, GpuOptions{});
+    REQUIRE(checks.size() == 4);
+    for (const auto& check : checks) {
+      CHECK(check.outcome == Outcome::skip);
+      CHECK(check.reason == "no NVIDIA driver: libcuda.so.1 not found; the lock expects no GPU "
+                            "(expect.gpus is empty)");
+    }
+    lock::Lock model_only;
+    model_only.expect.gpus.model = "NVIDIA H200";
+    CHECK(run_gpu_checks(model_only, GpuOptions{})[0].outcome == Outcome::fail);
   }
 
   TEST_CASE("--no-gpu skips every GPU check with the reason") {

@@ -1,5 +1,6 @@
 // `envlock fleet ...`: the subcommands that drive Slurm (docs/manual/fleet.md). fleet.cpp
-// registers `fleet`; each fleet_*.cpp sets up one subcommand's options and returns its runner.
+// registers `fleet`; each other file of cli/fleet/ sets up one subcommand's options and returns
+// its runner.
 #pragma once
 
 #include "cli/command.hpp"

@@ -1,5 +1,5 @@
-// Registers `envlock fleet` and its subcommands (each in a fleet_*.cpp).
-#include "cli/fleet.hpp"
+// Registers `envlock fleet` and its subcommands (each in a file of cli/fleet/).
+#include "cli/fleet/fleet.hpp"
 
 namespace envlock::cli {
 

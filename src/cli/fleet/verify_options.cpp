@@ -1,4 +1,4 @@
-#include "cli/fleet_verify_options.hpp"
+#include "cli/fleet/verify_options.hpp"
 
 #include "fleet/hostlist.hpp"
 #include "fleet/slurm.hpp"
@@ -39,7 +39,8 @@ Result<fs::path> this_executable() {
 
 void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
   app.add_option("--lock", o.lock_path, "The lock to verify against")->required();
-  app.add_option("--image", o.image, "IMAGE.sqsh or docker://REF@DIGEST")->required();
+  app.add_option("--image", o.image,
+                 "IMAGE.sqsh or docker://REF@DIGEST (required, but with --report-only)");
   app.add_option("--nodes", o.nodes, "The nodes, as a Slurm host list (node[1-4])");
   app.add_option("--partition", o.slurm.partition, "The partition (all its nodes without --nodes)");
   app.add_option("--results", o.results, "The results folder, shared by all nodes")
@@ -54,6 +55,12 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
                  "An extra argument for envlock-verify (repeatable), e.g. --verifier-arg=--no-gpu");
   app.add_flag("--no-container", o.no_container, "Run the verifier directly on the nodes");
   app.add_flag("--no-host-checks", o.no_host_checks, "Skip the lock's expect.host checks");
+  app.add_option("--wait-timeout", o.wait_timeout_seconds,
+                 "Cancel the job if it is still pending after this many seconds; its nodes are "
+                 "reported as not verified")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 7 * 24 * 3600))
+      ->type_name("SECONDS");
   add_sbatch_options(app, o.slurm);
 }
 
@@ -62,6 +69,13 @@ void add_sbatch_options(CLI::App& app, fleet::SlurmOptions& slurm) {
   app.add_option("--qos", slurm.qos, "Slurm QOS (passed to #SBATCH)");
   app.add_option("--time", slurm.time, "Slurm time limit (passed to #SBATCH)");
   app.add_option("--reservation", slurm.reservation, "Slurm reservation (passed to #SBATCH)");
+}
+
+Status require_image(const FleetVerifyOptions& o) {
+  if (o.image.empty()) {
+    return input_error("--image is required: IMAGE.sqsh or docker://REF@DIGEST");
+  }
+  return {};
 }
 
 Result<std::vector<std::string>> chosen_nodes(const FleetVerifyOptions& o) {
@@ -97,15 +111,19 @@ Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& o,
     ENVLOCK_TRY_ASSIGN(script.host_checker, this_executable());
   }
   const bool sqsh = o.image.rfind("docker://", 0) != 0;
-  script.image = sqsh ? fs::absolute(o.image).lexically_normal().string() : o.image;
+  script.image =
+      sqsh && !o.image.empty() ? fs::absolute(o.image).lexically_normal().string() : o.image;
   script.mode = o.no_container ? fleet::RunMode::no_container : fleet::RunMode::container;
   script.verifier_args = o.verifier_args;
-  ENVLOCK_TRY_ASSIGN(run.aggregate.image_digest, fleet::image_digest(script.image));
+  if (!o.image.empty()) {
+    ENVLOCK_TRY_ASSIGN(run.aggregate.image_digest, fleet::image_digest(script.image));
+  }
   run.aggregate.image = o.image;
   run.aggregate.lock_sha256 = lock::lock_sha256(lock);
   run.aggregate.reference = o.reference;
   run.aggregate.tolerance = o.tolerance_percent / 100.0;
   run.aggregate.busbw_thresholds = lock.expect.nccl_busbw_gbps;
+  run.pending_limit = std::chrono::seconds(o.wait_timeout_seconds);
   run.on_progress = print_progress;
   return run;
 }

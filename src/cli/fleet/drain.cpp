@@ -1,6 +1,6 @@
 // envlock fleet drain-list [--results DIR] [--apply]: the scontrol lines that drain the nodes a
 // fleet run failed and resume the ones envlock drained that have passed since.
-#include "cli/fleet.hpp"
+#include "cli/fleet/fleet.hpp"
 #include "fleet/distribute.hpp"
 #include "fleet/drain.hpp"
 #include "util/json.hpp"

@@ -1,6 +1,6 @@
 // envlock fleet verify: envlock-verify on every node through one Slurm job; the fleet report.
-#include "cli/fleet.hpp"
-#include "cli/fleet_verify_options.hpp"
+#include "cli/fleet/fleet.hpp"
+#include "cli/fleet/verify_options.hpp"
 #include "fleet/verify_run.hpp"
 #include "util/fs.hpp"
 
@@ -32,6 +32,9 @@ Result<ExitCode> write_script_only(const fleet::VerifyRun& run) {
 }
 
 Result<ExitCode> run_verify(const Options& o) {
+  if (!o.report_only) {
+    ENVLOCK_TRY(require_image(o.verify));
+  }
   ENVLOCK_TRY_ASSIGN(const auto nodes, chosen_nodes(o.verify));
   ENVLOCK_TRY_ASSIGN(fleet::VerifyRun run, make_verify_run(o.verify, nodes, o.verify.results));
   if (o.script_only) {

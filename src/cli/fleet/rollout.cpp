@@ -1,8 +1,8 @@
 // envlock fleet rollout --batches 1,8,64 [--state FILE]: the seed's roll-out order, verifying the
 // reference node, then a small group, then the rest batch by batch; stops at the first batch with
 // a failure and resumes there when run again (docs/manual/fleet.md).
-#include "cli/fleet.hpp"
-#include "cli/fleet_verify_options.hpp"
+#include "cli/fleet/fleet.hpp"
+#include "cli/fleet/verify_options.hpp"
 #include "fleet/rollout_state.hpp"
 #include "util/strings.hpp"
 
@@ -51,6 +51,7 @@ Result<fleet::RolloutState> starting_state(const Options& o, const fleet::Verify
 }
 
 Result<ExitCode> run_rollout(const Options& o) {
+  ENVLOCK_TRY(require_image(o.verify));
   ENVLOCK_TRY_ASSIGN(const auto nodes, chosen_nodes(o.verify));
   ENVLOCK_TRY_ASSIGN(const fleet::VerifyRun base,
                      make_verify_run(o.verify, nodes, o.verify.results));

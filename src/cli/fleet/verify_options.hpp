@@ -21,6 +21,7 @@ struct FleetVerifyOptions {
   std::vector<std::string> verifier_args;
   bool no_container = false;
   bool no_host_checks = false;
+  int wait_timeout_seconds = 600; // a job pending longer is cancelled
   fleet::SlurmOptions slurm;
 };
 
@@ -36,6 +37,9 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& options);
 Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& options,
                                          const std::vector<std::string>& nodes,
                                          const std::string& results);
+
+// An input error unless --image is given (only --report-only may leave it out).
+Status require_image(const FleetVerifyOptions& options);
 
 // The nodes named by --nodes, else the nodes of --partition; an input error when neither is set.
 Result<std::vector<std::string>> chosen_nodes(const FleetVerifyOptions& options);

@@ -1,7 +1,7 @@
 // envlock fleet distribute IMAGE.sqsh --result squashfs-result.json --dest PATH: the image to
 // every node's local storage through Slurm (sbcast), each copy checked by its sha256.
-#include "cli/fleet.hpp"
-#include "cli/fleet_verify_options.hpp"
+#include "cli/fleet/fleet.hpp"
+#include "cli/fleet/verify_options.hpp"
 #include "fleet/distribute.hpp"
 #include "fleet/hostlist.hpp"
 #include "util/sha256.hpp"

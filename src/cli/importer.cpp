@@ -1,0 +1,39 @@
+// envlock importer get URI / envlock importer release: the Pyxis importer plugin
+// (docs/manual/importer.md), the same commands as the lean `envlock-importer` executable that
+// plugstack.conf names. Pyxis reads one line, the .sqsh's absolute path, from standard output;
+// everything else goes to standard error, which Pyxis prints when the exit status is not 0.
+#include "cli/command.hpp"
+#include "importer/command.hpp"
+
+#include <memory>
+
+namespace envlock::cli {
+
+namespace {
+
+const RegisterCommand k_register{{
+    "importer",
+    "The Pyxis importer: get a checked .sqsh for an image URI; release it",
+    [](CLI::App& app) -> Runner {
+      app.require_subcommand(1);
+      auto uri = std::make_shared<std::string>();
+      CLI::App* get = app.add_subcommand("get", "Print the path of the checked .sqsh of URI");
+      get->add_option("uri", *uri,
+                      "docker://[USER@][REGISTRY#]IMAGE[:TAG][@sha256:...] or a .sqsh path")
+          ->required();
+      CLI::App* release = app.add_subcommand("release", "End this job step's use of its images");
+      return [get, release, uri]() -> Result<ExitCode> {
+        if (get->parsed()) {
+          return importer::run_get(*uri);
+        }
+        if (release->parsed()) {
+          return importer::run_release();
+        }
+        return input_error("importer: get or release is required");
+      };
+    },
+}};
+
+} // namespace
+
+} // namespace envlock::cli

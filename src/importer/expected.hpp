@@ -1,0 +1,58 @@
+// What a pinned image's .sqsh must be, and where that is written down:
+// - squashfs-result.json files in the configured sqsh_dirs (as `envlock squashfs` writes them
+//   and `envlock fleet distribute` copies the image beside them): a record whose image manifest,
+//   platform and Enroot settings are the pin's gives the expected sha256 and size, and its .sqsh
+//   when the image itself is there too;
+// - with a public key configured, for the image a lock builds: the signed provenance
+//   (provenance.dsse.json beside the lock) whose lock digest is the lock's, and whose .sqsh
+//   subject gives the sha256.
+// Without either, nothing records the image: the first import is what later gets check against.
+#pragma once
+
+#include "importer/config.hpp"
+#include "importer/pins.hpp"
+#include "squashfs/squash_result.hpp"
+#include "util/result.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace envlock::importer {
+
+// A squashfs-result.json found in a sqsh_dir.
+struct Distributed {
+  std::filesystem::path record; // the result file
+  std::filesystem::path sqsh;   // its sqsh.file in the same folder (it may be absent)
+  squashfs::SquashResult result;
+};
+
+struct SqshDirScan {
+  std::vector<Distributed> records;  // by path
+  std::vector<std::string> warnings; // records that could not be read, and why
+};
+
+// Every squashfs-result.json (or NAME.squashfs-result.json) in each folder and in its immediate
+// subfolders. A missing folder is a warning, never an error: a node may not have it yet.
+SqshDirScan scan_sqsh_dirs(const std::vector<std::filesystem::path>& dirs);
+
+struct Expectation {
+  std::string sha256;     // 64 hex; empty when nothing records the image
+  std::uint64_t size = 0; // 0 when unknown
+  std::string source;     // for messages: "RECORD" or "PROVENANCE (signed by KEYID)"
+  std::optional<Distributed> distributed; // the matching record, with its .sqsh path
+};
+
+// The expectation for `pin`. With a public key and the lock's own image, the signed provenance
+// is required: a check failure (exit 1) when it is missing, does not verify, or does not name
+// this lock; an input error when the key cannot be read.
+Result<Expectation> expectation_for(const Pin& pin, const ImporterConfig& config,
+                                    const SqshDirScan& scan);
+
+// The record of the .sqsh at `path`: a squashfs-result.json beside it whose sqsh.file is its
+// file name (or NAME.squashfs-result.json for NAME.sqsh). Nothing when there is none.
+std::optional<Distributed> record_beside(const std::filesystem::path& path);
+
+} // namespace envlock::importer

@@ -1,0 +1,105 @@
+#include "importer/import_image.hpp"
+
+#include "importer/envlock_tool.hpp"
+#include "importer/stamp.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace envlock::importer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Removes the import folder when the import ends, however it ends (short of SIGKILL).
+class StageFolder {
+public:
+  explicit StageFolder(fs::path path) : m_path(std::move(path)) {}
+  StageFolder(const StageFolder&) = delete;
+  StageFolder& operator=(const StageFolder&) = delete;
+  ~StageFolder() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+  [[nodiscard]] const fs::path& path() const { return m_path; }
+
+private:
+  fs::path m_path;
+};
+
+ImageRecord record_of(const ImportJob& job, const squashfs::SquashResult& r) {
+  ImageRecord record;
+  record.name = job.pin.image.name();
+  record.tag = job.pin.image.tag;
+  record.digest = job.pin.image.digest;
+  record.manifest_digest = r.manifest_digest;
+  record.platform = job.pin.platform;
+  record.lock_path = job.pin.lock_path.string();
+  record.lock_sha256 = job.pin.lock_sha256;
+  record.pin = job.pin.role;
+  record.sqsh_file = job.key + ".sqsh";
+  record.sha256 = r.sha256;
+  record.size = r.size;
+  record.tree_digest = r.tree_digest;
+  record.expected_from = job.expected.sha256.empty() ? "first import" : job.expected.source;
+  record.squash_options = job.pin.settings.squash_options;
+  record.source_date_epoch = job.pin.settings.source_date_epoch;
+  return record;
+}
+
+Result<fs::path> make_stage(const Cache& cache, const std::string& key) {
+  std::string pattern =
+      (cache.tmp() / (key + "." + std::to_string(::getpid()) + ".XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return env_error(cache.tmp().string() +
+                     ": cannot create an import folder: " + std::strerror(errno));
+  }
+  return fs::path(pattern);
+}
+
+} // namespace
+
+Result<ImageRecord> import_image(const ImportJob& job) {
+  const Cache& cache = *job.cache;
+  remove_stale_imports(cache, job.key);
+  ENVLOCK_TRY_ASSIGN(const fs::path stage_path, make_stage(cache, job.key));
+  const StageFolder stage(stage_path);
+
+  oci::ImageRef ref = job.pin.image;
+  ref.tag.clear();
+  ref.digest = job.pin.platform_digest;
+  job.note("importing " + ref.to_string() + " for " + job.pin.platform);
+  ENVLOCK_TRY_ASSIGN(const fs::path tool, envlock_tool());
+  SquashRequest squash;
+  squash.image = ref;
+  squash.platform = job.pin.platform;
+  squash.settings = job.pin.settings;
+  squash.output = stage.path() / (job.key + ".sqsh");
+  squash.result = stage.path() / "squashfs-result.json";
+  squash.scratch = stage.path();
+  squash.registry = job.registry;
+  ENVLOCK_TRY_ASSIGN(const squashfs::SquashResult result,
+                     run_squashfs(tool, squash, [&](const std::string& warning) {
+                       job.note("warning: " + warning);
+                     }));
+  const ImageRecord record = record_of(job, result);
+  if (!job.expected.sha256.empty() && record.sha256 != job.expected.sha256) {
+    ENVLOCK_TRY(write_record(squash.output.string() + ".json", record));
+    ENVLOCK_TRY_ASSIGN(const fs::path moved, quarantine_image(cache, job.key, squash.output));
+    return check_failed(ref.to_string() + ": the imported .sqsh has sha256 " + record.sha256 +
+                        ", expected " + job.expected.sha256 + " (from " + job.expected.source +
+                        "); quarantined as " + moved.string());
+  }
+  ENVLOCK_TRY(write_record(cache.record(job.key), record));
+  const fs::path image = cache.image(job.key);
+  if (std::rename(squash.output.c_str(), image.c_str()) != 0) {
+    return env_error(image.string() + ": cannot publish: " + std::strerror(errno));
+  }
+  ENVLOCK_TRY(write_stamp(cache.stamp(image), image, record.sha256));
+  return record;
+}
+
+} // namespace envlock::importer

@@ -1,0 +1,49 @@
+// `envlock importer get URI` and `envlock importer release`: the Pyxis importer plugin
+// (docs/manual/importer.md). get maps the URI to an image a configured lock pins, finds its .sqsh
+// among the pre-distributed ones or in the node's cache, or makes it natively (what
+// `envlock squashfs` does) into the cache, and checks its sha256 against what is recorded before
+// naming it. release ends the job step's use of the images it got.
+#pragma once
+
+#include "importer/config.hpp"
+#include "importer/holds.hpp"
+#include "util/result.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+
+namespace envlock::importer {
+
+// Where a get's .sqsh came from.
+enum class Source { distributed, cached, imported, path };
+
+// "pre-distributed", "cached", "imported" or "given path".
+const char* to_string(Source source);
+
+struct Context {
+  ImporterConfig config;
+  JobStep step;
+  uid_t uid = 0;
+  // A line for standard error (progress, warnings); Pyxis shows it when the get fails.
+  std::function<void(const std::string&)> note;
+};
+
+struct GetOutcome {
+  std::filesystem::path sqsh; // absolute
+  Source source = Source::cached;
+};
+
+// The whole get. Check failures (exit 1): an image no lock pins under policy refuse, a .sqsh
+// whose sha256 differs from the record (the cached file is quarantined first); input errors
+// (exit 2): a bad URI, configuration or lock; environment errors (exit 3): the registry, the
+// cache folder, a lock wait that timed out.
+Result<GetOutcome> get(const Context& context, std::string_view uri);
+
+// Removes the job step's holds (and import folders of processes that died); fine to call twice
+// or when there is nothing to release. Returns how many holds it removed.
+Result<int> release(const Context& context);
+
+} // namespace envlock::importer

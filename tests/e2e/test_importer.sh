@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# envlock-importer, driven exactly as Pyxis drives its importer plugin (importers/README.md,
+# importer.c): argv[0] is the configured path (the envlock-importer executable beside envlock),
+# argv is `get URI` or `release`, stdin is /dev/null, the environment is the job's plus SLURM_JOB_UID,
+# SLURM_JOB_GID, PYXIS_RUNTIME_PATH and PYXIS_VERSION (PATH from slurmstepd), stdout must hold
+# the .sqsh path and nothing else, stderr is what Pyxis prints on a non-zero exit. Against a real
+# docker-registry on loopback: first import (byte-identical to an independent reference), cached
+# gets, eight concurrent gets importing once, a corrupted cache entry quarantined and imported
+# again, unpinned images refused with the policy named (and let through with warn), release
+# twice, a SIGKILL mid-import, pre-distributed images, LRU eviction that spares held images,
+# configuration errors, and `srun -N4` on the four-node Slurm cluster with a cache per node.
+. "$REPO/tests/e2e/lib.sh"
+need_tools python3 umoci skopeo mksquashfs docker-registry curl sha256sum
+[ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
+[ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
+export TMPDIR=$WORK/tmp
+mkdir -p "$TMPDIR" "$WORK/bin" "$WORK/locks" "$WORK/images"
+E=1700000000
+IMPORTER=${ENVLOCK_IMPORTER:-$(dirname "$ENVLOCK")/envlock-importer}
+[ -x "$IMPORTER" ] || skip "no envlock-importer binary at $IMPORTER"
+CFG=$WORK/importer.yaml
+
+img_layout "$WORK/layout" sample >/dev/null || { fail "make sample layout" "python3"; finish; }
+img_layout "$WORK/layout-dev" device >/dev/null || { fail "make device layout" "python3"; finish; }
+img_registry_start || skip "docker-registry did not start"
+D=$(img_push "$WORK/layout" sample "$IMG_REGISTRY/test/sample:v1" oci)
+D2=$(img_push "$WORK/layout-dev" device "$IMG_REGISTRY/test/device:v1" oci)
+img_push "$WORK/layout" sample "$IMG_REGISTRY/test/unpinned:v1" oci >/dev/null
+check_contains "$D$D2" "sha256:" "pushed the test images"
+
+# make_lock OUT REPO TAG DIGEST: the verify test lock with its base image set to REPO:TAG@DIGEST.
+make_lock() {
+  python3 - "$REPO/tests/data/verify/lock.json" "$@" <<'PY'
+import json, sys
+template, out, repo, tag, digest = sys.argv[1:6]
+d = json.load(open(template))
+d["base_image"] = {"digest": digest, "media_type": "application/vnd.oci.image.manifest.v1+json",
+                   "name": repo, "platform": "linux/amd64", "platform_digest": digest,
+                   "reference": repo + ":" + tag, "tag": tag}
+d["enroot"] = {"source_date_epoch": 1700000000, "squash_options": "-comp lzo -noD -exit-on-error"}
+d["expect"].pop("host", None)
+json.dump(d, open(out, "w"), indent=2, sort_keys=True)
+PY
+}
+make_lock "$WORK/locks/train.lock.json" "$IMG_REGISTRY/test/sample" v1 "$D"
+# The lock's sha256 as a verification report states it (envlock-verify, offline on an empty root).
+mkdir -p "$WORK/empty"
+"$ENVLOCK_VERIFY" --lock "$WORK/locks/train.lock.json" --root "$WORK/empty" --check image --json "$WORK/lock-report.json" >/dev/null
+LOCK_SHA=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["lock_sha256"])' "$WORK/lock-report.json")
+
+write_config() { # CACHE [EXTRA YAML LINES]
+  cat >"$CFG" <<Y
+locks: [$WORK/locks]
+cache: $1
+sqsh_dirs: [$WORK/images]
+registry:
+  insecure: [$IMG_REGISTRY]
+lock_timeout_seconds: 60
+${2:-}
+Y
+}
+mkdir -p "$WORK/cache"
+write_config "$WORK/cache"
+CACHE=$WORK/cache/$(id -u)
+
+# pyxis JOB ARGS...: the importer run the way Pyxis runs it, for job JOB step 0.
+pyxis() {
+  local job=$1; shift
+  env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    ENVLOCK_IMPORTER_CONFIG="$CFG" TMPDIR="$TMPDIR" SLURM_JOB_ID="$job" SLURM_STEP_ID=0 \
+    SLURM_JOB_UID="$(id -u)" SLURM_JOB_GID="$(id -g)" PYXIS_RUNTIME_PATH=/run/pyxis \
+    PYXIS_VERSION=0.24.0 "$IMPORTER" "$@" </dev/null
+}
+URI="docker://$IMG_REGISTRY#test/sample:v1"
+
+img_reference_sqsh "$WORK/layout" sample "$WORK/ref.sqsh" $E || fail "reference .sqsh" "mksquashfs"
+REF_SHA=$(sha256sum <"$WORK/ref.sqsh" | cut -c1-64)
+
+# ---- first get: imports natively, byte-identical to the reference pipeline
+run_cmd g pyxis 101 get "$URI"
+check_eq "$g_rc" 0 "first get exits 0 ($g_err)"
+check_eq "$(printf '%s\n' "$g_out" | wc -l)" 1 "stdout holds one line"
+SQSH=$g_out
+check_contains "$SQSH" "$CACHE/images/sha256-${D#sha256:}-" "the path is in this user's cache, named by the manifest"
+check_eq "${SQSH:0:1}" "/" "the path is absolute"
+check_eq "$(sha256sum <"$SQSH" | cut -c1-64)" "$REF_SHA" "the .sqsh is byte-identical to umoci + Enroot's files + mksquashfs"
+check_contains "$g_err" "envlock importer: importing $IMG_REGISTRY/test/sample@$D for linux/amd64" "stderr says it imports"
+check_contains "$g_err" "envlock importer: imported, sha256 checked: $SQSH" "stderr says where it came from"
+run_cmd s "$ENVLOCK" squashfs --lock "$WORK/locks/train.lock.json" --insecure-registry "$IMG_REGISTRY" -o "$WORK/sq/train.sqsh"
+check_eq "$(sha256sum <"$WORK/sq/train.sqsh" | cut -c1-64)" "$REF_SHA" "the same bytes as envlock squashfs --lock"
+jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+check_eq "$(jq_py "$SQSH.json" 'd["schema"], d["image"]["digest"], d["image"]["manifest_digest"], d["sqsh"]["sha256"], d["lock"]["sha256"], d["lock"]["pin"], d["expected_from"]')" \
+  "envlock.image-record/v1 $D $D $REF_SHA $LOCK_SHA base_image first import" "the record beside the .sqsh: image digest, sha256, lock sha256"
+check_eq "$(ls "$CACHE/holds")" "101.0.$(basename "$SQSH" .sqsh)" "get left a hold for job 101 step 0"
+check_eq "$(ls "$CACHE/tmp" | wc -l)" 0 "no import folder left"
+
+# ---- cached get: same path, no import; the stamp spares the hash
+run_cmd c pyxis 102 get "$URI"
+check_eq "$c_rc:$c_out" "0:$SQSH" "cached get prints the same path"
+check_contains "$c_err" "envlock importer: cached, sha256 checked: $SQSH" "cached get says cached"
+check_not_contains "$c_err" "importing" "cached get does not import"
+check_eq "$(grep -l "\"sha256\": \"$REF_SHA\"" "$CACHE"/stamps/*.json | wc -l)" 1 "a verified stamp records the sha256"
+run_cmd c pyxis 102 get "docker://$IMG_REGISTRY/test/sample@$D"
+check_eq "$c_rc:$c_out" "0:$SQSH" "the Docker form with a digest names the same image"
+run_cmd c pyxis 102 get "docker://$IMG_REGISTRY#test/sample:${D}"
+check_eq "$c_rc:$c_out" "0:$SQSH" "Enroot 3's IMAGE:sha256:HEX names the same image"
+
+# ---- release: idempotent, and twice is fine
+run_cmd r pyxis 101 release
+check_eq "$r_rc" 0 "release exits 0"
+check_eq "$(ls "$CACHE/holds" | grep -c '^101\.')" 0 "release removed job 101's hold"
+check_eq "$(ls "$CACHE/holds" | grep -c '^102\.')" 1 "job 102's hold stays"
+run_cmd r pyxis 101 release
+check_eq "$r_rc:$r_out" "0:" "release twice exits 0 and prints nothing on stdout"
+check_contains "$r_err" "release: job 101 step 0: 0 hold(s) released" "the second release had nothing left"
+run_cmd r pyxis 102 release
+rm -rf "$WORK/nocache"
+mkdir -p "$WORK/nocache"
+write_config "$WORK/nocache"
+run_cmd r pyxis 103 release
+check_eq "$r_rc" 0 "release before any get exits 0"
+check_eq "$(ls "$WORK/nocache" | wc -l)" 0 "release before any get creates nothing"
+write_config "$WORK/cache"
+
+# ---- a corrupted cached file: refused, quarantined, imported again
+printf 'X' | dd of="$SQSH" bs=1 seek=4096 conv=notrunc 2>/dev/null
+BAD_SHA=$(sha256sum <"$SQSH" | cut -c1-64)
+KEY=$(basename "$SQSH" .sqsh)
+run_cmd q pyxis 104 get "$URI"
+check_eq "$q_rc:$q_out" "1:" "a corrupted cached file fails (exit 1, nothing on stdout)"
+check_eq "$q_err" "envlock: error: $SQSH: sha256 $BAD_SHA, expected $REF_SHA (from $SQSH.json, first import); moved to $CACHE/quarantine/$KEY.sqsh; the next get imports the image again" "the message names expected and found"
+check_eq "$(sha256sum <"$CACHE/quarantine/$KEY.sqsh" | cut -c1-64)" "$BAD_SHA" "the corrupted file is in quarantine"
+check_file "$CACHE/quarantine/$KEY.sqsh.json" "its record went with it"
+run_cmd q pyxis 104 get "$URI"
+check_eq "$q_rc:$q_out" "0:$SQSH" "the next get imports again"
+check_contains "$q_err" "importing" "it imported"
+check_eq "$(sha256sum <"$SQSH" | cut -c1-64)" "$REF_SHA" "the re-imported file is right"
+
+# ---- eight concurrent gets of one image import once
+rm -rf "$CACHE"
+for i in 1 2 3 4 5 6 7 8; do
+  pyxis "20$i" get "$URI" >"$WORK/c$i.out" 2>"$WORK/c$i.err" &
+  pids[$i]=$!
+done
+rcs=""
+for i in 1 2 3 4 5 6 7 8; do wait "${pids[$i]}"; rcs="$rcs$?"; done
+check_eq "$rcs" "00000000" "eight concurrent gets exit 0"
+check_eq "$(cat "$WORK"/c?.out | sort -u)" "$SQSH" "eight identical paths"
+check_eq "$(cat "$WORK"/c?.out | wc -l)" 8 "one line each"
+check_eq "$(cat "$WORK"/c?.err | grep -c 'envlock importer: importing ')" 1 "exactly one imported"
+check_eq "$(cat "$WORK"/c?.err | grep -c 'envlock importer: cached, sha256 checked')" 7 "seven reused its result"
+check_eq "$(ls "$CACHE/holds" | wc -l)" 8 "eight holds"
+check_eq "$(sha256sum <"$SQSH" | cut -c1-64)" "$REF_SHA" "the shared file is right"
+
+# ---- SIGKILL in the middle of an import, then a get
+rm -rf "$CACHE"
+pyxis 301 get "$URI" >"$WORK/k.out" 2>"$WORK/k.err" &
+kpid=$!
+in_import() { compgen -G "$CACHE/tmp/*/envlock-blobs.*/*" >/dev/null; }
+if wait_until 300 in_import; then
+  kill -9 "$kpid"
+  wait "$kpid"
+  check_eq "$?" 137 "the import was killed (SIGKILL)"
+  check_eq "$(ls "$CACHE/images" | wc -l)" 0 "nothing was published"
+  check_eq "$(ls "$CACHE/tmp" | wc -l)" 1 "its import folder is left behind"
+else
+  wait "$kpid"
+  fail "kill mid-import" "the import finished before a blob appeared"
+fi
+run_cmd k pyxis 302 get "$URI"
+check_eq "$k_rc:$k_out" "0:$SQSH" "a get after the SIGKILL succeeds"
+check_eq "$(sha256sum <"$SQSH" | cut -c1-64)" "$REF_SHA" "and its file is right"
+check_eq "$(ls "$CACHE/tmp" | wc -l)" 0 "the dead import's folder is gone"
+
+# ---- images no lock pins: refused with the policy named, or let through with warn
+run_cmd u pyxis 401 get "docker://$IMG_REGISTRY#test/unpinned:v1"
+check_eq "$u_rc:$u_out" "1:" "an unpinned image is refused (exit 1)"
+check_eq "$u_err" "envlock: error: docker://$IMG_REGISTRY#test/unpinned:v1: $IMG_REGISTRY/test/unpinned:v1 is pinned by no lock (1 lock read from $WORK/locks); policy 'refuse' ($CFG (default)) refuses it" "the refusal names the policy"
+run_cmd u pyxis 401 get "docker://$IMG_REGISTRY#test/sample:v2"
+check_eq "$u_rc" 1 "a tag the lock does not pin is refused"
+run_cmd u pyxis 401 get "docker://$IMG_REGISTRY#test/sample"
+check_contains "$u_err" "$IMG_REGISTRY/test/sample:latest is pinned by no lock" "no tag means latest, which is not pinned"
+write_config "$WORK/cache" "policy: warn"
+run_cmd u pyxis 402 get "docker://$IMG_REGISTRY#test/unpinned:v1"
+check_eq "$u_rc" 0 "policy warn lets it through ($u_err)"
+check_contains "$u_err" "envlock importer: warning: docker://$IMG_REGISTRY#test/unpinned:v1: $IMG_REGISTRY/test/unpinned:v1 is pinned by no lock (1 lock read from $WORK/locks); policy 'warn' ($CFG:7:9) lets it through unchecked" "the warning names the policy and where it is set"
+check_eq "$(jq_py "$u_out.json" 'd["lock"]["pin"], d["lock"]["sha256"] == "", d["expected_from"]')" "none True first import" "its record says no lock pins it"
+write_config "$WORK/cache"
+
+# ---- pre-distributed images, and a .sqsh given by path
+mkdir -p "$WORK/images/train"
+"$ENVLOCK" squashfs --lock "$WORK/locks/train.lock.json" --insecure-registry "$IMG_REGISTRY" -o "$WORK/images/train/train.sqsh" >/dev/null 2>&1
+run_cmd p pyxis 501 get "$URI"
+check_eq "$p_rc:$p_out" "0:$WORK/images/train/train.sqsh" "a pre-distributed .sqsh is used in place"
+check_contains "$p_err" "pre-distributed, sha256 checked" "stderr says pre-distributed"
+run_cmd p pyxis 501 get "$WORK/images/train/train.sqsh"
+check_eq "$p_rc:$p_out" "0:$WORK/images/train/train.sqsh" "a .sqsh path with its squashfs-result.json is checked and named"
+printf 'X' | dd of="$WORK/images/train/train.sqsh" bs=1 seek=4096 conv=notrunc 2>/dev/null
+run_cmd p pyxis 502 get "$URI"
+check_eq "$p_rc:$p_out" "1:" "a corrupted pre-distributed .sqsh is refused"
+check_contains "$p_err" "envlock: error: $WORK/images/train/train.sqsh: sha256 $BAD_SHA, expected $REF_SHA (from $WORK/images/train/squashfs-result.json); refusing it" "its message"
+cp "$WORK/ref.sqsh" "$WORK/stray.sqsh"
+run_cmd p pyxis 503 get "$WORK/stray.sqsh"
+check_eq "$p_rc" 1 "a .sqsh with no record beside it is refused"
+check_contains "$p_err" "$WORK/stray.sqsh: no squashfs-result.json beside it names it, so it is pinned by no lock" "its message"
+rm -rf "$WORK/images/train" "$WORK/stray.sqsh"
+
+# ---- eviction: least recently used first, never an image a job step holds
+make_lock "$WORK/locks/dev.lock.json" "$IMG_REGISTRY/test/device" v1 "$D2"
+URI2="docker://$IMG_REGISTRY#test/device:v1"
+rm -rf "$CACHE"
+SIZE=$(stat -c %s "$WORK/ref.sqsh")
+write_config "$WORK/cache" "cache_max_bytes: $((SIZE + 100))"
+run_cmd e pyxis 601 get "$URI"
+run_cmd e pyxis 601 release
+run_cmd e pyxis 602 get "$URI2"
+check_eq "$e_rc" 0 "a second image imports ($e_err)"
+check_contains "$e_err" "envlock importer: evicted $KEY (least recently used)" "the released image was evicted"
+check_eq "$(ls "$CACHE/images" | grep -c "^$KEY")" 0 "its file and record are gone"
+run_cmd e pyxis 603 get "$URI"
+check_contains "$e_err" "over cache_max_bytes $((SIZE + 100)), with 2 image(s) in use" "a held image is not evicted; the cache says it is over its budget"
+check_eq "$(ls "$CACHE/images" | grep -c '\.sqsh$')" 2 "both images stay while job 602 holds one"
+rm -f "$WORK/locks/dev.lock.json"
+write_config "$WORK/cache"
+
+# ---- configuration errors: FILE:LINE:COL, exit 2
+printf 'locks: [%s]\ncache: %s\npolicy: refuse-all\n' "$WORK/locks" "$WORK/cache" >"$WORK/bad.yaml"
+run_cmd b env ENVLOCK_IMPORTER_CONFIG="$WORK/bad.yaml" "$IMPORTER" get "$URI"
+check_eq "$b_rc:$b_out" "2:" "a bad configuration exits 2"
+check_eq "$b_err" "envlock: error: $WORK/bad.yaml:3:9: 'policy' must be refuse or warn, got 'refuse-all'
+policy: refuse-all
+        ^" "the error is located"
+run_cmd b pyxis 701 get "dockerd://ubuntu"
+check_eq "$b_rc" 2 "a dockerd:// URI exits 2"
+run_cmd b env ENVLOCK_IMPORTER_CONFIG="$WORK/none.yaml" "$IMPORTER" release
+check_eq "$b_rc:$b_err" "2:envlock: error: $WORK/none.yaml: No such file or directory" "a missing configuration is named"
+
+# ---- srun -N4 on the four-node cluster: every node imports into its own cache
+slurm_start
+mkdir -p "$WORK"/slurm/local-node{1,2,3,4}/cache
+write_config "$SLURM_LOCAL/cache"
+run_cmd n srun -N4 --export=ALL,ENVLOCK_IMPORTER_CONFIG="$CFG" "$IMPORTER" get "$URI"
+NODE_SQSH=$SLURM_LOCAL/cache/$(id -u)/images/$KEY.sqsh
+check_eq "$n_rc" 0 "srun -N4 importer get exits 0 ($n_err)"
+check_eq "$(printf '%s\n' "$n_out" | sort | uniq -c | awk '{print $1, $2}')" "4 $NODE_SQSH" "four nodes print the same path"
+for n in 1 2 3 4; do
+  f=$WORK/slurm/local-node$n/cache/$(id -u)/images/$KEY.sqsh
+  check_eq "$(sha256sum <"$f" 2>/dev/null | cut -c1-64)" "$REF_SHA" "node$n imported into its own cache"
+done
+check_eq "$(printf '%s\n' "$n_err" | grep -c 'envlock importer: importing ')" 4 "each node imported once"
+run_cmd n srun -N4 --export=ALL,ENVLOCK_IMPORTER_CONFIG="$CFG" "$IMPORTER" get "$URI"
+check_eq "$(printf '%s\n' "$n_err" | grep -c 'envlock importer: cached, sha256 checked')" 4 "the second srun finds every node's cache"
+for n in 1 2 3 4; do
+  check_eq "$(ls "$WORK/slurm/local-node$n/cache/$(id -u)/holds" | wc -l)" 2 "node$n holds the image for both job steps"
+done
+finish

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# share/slurm/envlock-prolog and envlock-healthcheck run by Slurm itself: the four-node test
+# cluster's slurm.conf names them (Prolog=, PrologFlags=Alloc, HealthCheckProgram=,
+# HealthCheckInterval=, SchedulerParameters=nohold_on_prolog_fail), through the two-line wrappers
+# a site writes to set ENVLOCK_LOCK, ENVLOCK_BIN and ENVLOCK_RESULTS. The lock expects this host's OS; node3 is made to
+# differ the way a real node would, by another /etc/os-release bind-mounted in node3's own mount
+# namespace (lib/slurm.sh gives each slurmd one). The prolog drains node3 with envlock's reason,
+# the job that landed there runs elsewhere, passing nodes run jobs; the health check drains a
+# failing node and leaves an operator's drain alone; a repaired node's passing health check is
+# folded by `fleet verify --report-only` and resumed by `fleet drain-list --apply`.
+. "$REPO/tests/e2e/lib.sh"
+need_tools python3 nsenter timeout awk
+[ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
+[ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
+mkdir -p "$WORK/bin" "$WORK/hooks" "$WORK/results"
+ln -s "$ENVLOCK" "$WORK/bin/envlock"
+ln -s "$ENVLOCK_VERIFY" "$WORK/bin/envlock-verify"
+HOOK_RESULTS=$WORK/results/hooks
+
+# The lock: this host's OS in expect.host, no GPU expected (the test nodes have none).
+OS=$("$ENVLOCK" node --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["facts"]["os"]["value"])')
+python3 - "$REPO/tests/data/verify/lock.json" "$WORK/lock.json" "$OS" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["expect"]["host"] = {"os": sys.argv[3]}
+d["expect"]["gpus"] = {"count": 0, "model": ""}
+json.dump(d, open(sys.argv[2], "w"), indent=2, sort_keys=True)
+PY
+for hook in prolog healthcheck; do
+  cat >"$WORK/hooks/$hook" <<SH
+#!/bin/sh
+export ENVLOCK_LOCK=$WORK/lock.json ENVLOCK_BIN=$WORK/bin ENVLOCK_RESULTS=$HOOK_RESULTS SLURM_CONF=$WORK/slurm/slurm.conf
+exec $REPO/share/slurm/envlock-$hook
+SH
+  chmod +x "$WORK/hooks/$hook"
+done
+export SLURM_EXTRA_CONF="Prolog=$WORK/hooks/prolog
+PrologFlags=Alloc
+HealthCheckProgram=$WORK/hooks/healthcheck
+HealthCheckInterval=3600
+SchedulerParameters=nohold_on_prolog_fail"
+# A requeued job waits cred_expire seconds (120 by default) before it may start again.
+export SLURM_AUTHINFO_EXTRA=cred_expire=10
+slurm_start
+ok "slurm cluster with the envlock prolog and health check: 4 idle nodes"
+
+# on_node NODE CMD...: CMD in NODE's mount namespace, as a technician logged in to NODE.
+on_node() {
+  local node=$1 pid
+  shift
+  pid=$(pgrep -f "^slurmd -D -N $node\$" | head -1)
+  nsenter --mount --target "$pid" "$@"
+}
+printf 'PRETTY_NAME="Debian GNU/Linux 11 (bullseye)"\nNAME="Debian GNU/Linux"\nVERSION_ID="11"\nID=debian\n' >"$WORK/os-release-old"
+break_node() { on_node "$1" mount --bind "$WORK/os-release-old" /etc/os-release; }
+repair_node() { on_node "$1" umount /etc/os-release; }
+reason_of() { sinfo -h -N -n "$1" -o '%E'; }
+state_of() { sinfo -h -N -n "$1" -o '%T'; }
+
+# ---- Slurm ran the health check when each slurmd started: every node passed
+for n in 1 2 3 4; do
+  check_eq "$(cat "$HOOK_RESULTS/nodes/node$n.rc" 2>/dev/null)" 0 "node$n: the startup health check passed"
+done
+check_contains "$(cat "$HOOK_RESULTS/nodes/node1.host.json")" "\"id\": \"host.os\"" "its host check report is in the results folder"
+
+# ---- node3 differs: the prolog drains it with envlock's reason, its job runs elsewhere
+break_node node3
+check_contains "$(on_node node3 "$ENVLOCK" node --check --lock "$WORK/lock.json")" "FAIL  host.os" "node3 now fails expect.host"
+jobs=()
+for i in 1 2 3 4; do
+  jobs+=("$(sbatch --parsable --exclusive -N1 -o "$WORK/job$i.out" --wrap 'echo "ran on $SLURMD_NODENAME"; sleep 2')")
+done
+all_done() { [ -z "$(squeue -h -j "$(IFS=,; echo "${jobs[*]}")" 2>/dev/null)" ]; }
+wait_until 600 all_done || fail "jobs finished" "still queued: $(squeue -h)"
+check_eq "$(state_of node3)" "drained" "node3 is drained"
+check_eq "$(reason_of node3)" "envlock: prolog: host.os failed" "sinfo shows envlock's reason"
+check_contains "$(sinfo -R -h -o '%E|%N')" "envlock: prolog: host.os failed|node3" "sinfo -R lists it"
+ran=$(cat "$WORK"/job?.out | grep -c '^ran on node[124]$')
+check_eq "$ran" 4 "all four jobs ran, on node1, node2 and node4 only"
+requeued=0
+for j in "${jobs[@]}"; do
+  s=$(scontrol show job -o "$j")
+  [[ $s == *"JobState=COMPLETED"* ]] || fail "job $j completed" "$s"
+  [[ $s == *"Restarts=1"* ]] && requeued=$((requeued + 1))
+done
+check_eq "$requeued" 1 "the job that landed on node3 was requeued once"
+for n in 1 2 4; do
+  check_eq "$(state_of node$n)" "idle" "node$n passed its prologs and is idle"
+done
+
+# ---- the health check, run by Slurm every 5 seconds from now on
+sed -i 's/^HealthCheckInterval=3600$/HealthCheckInterval=5/' "$SLURM_CONF"
+scontrol reconfigure
+break_node node2
+scontrol update nodename=node4 state=drain reason="bad fan"
+break_node node4
+drained2() { [ "$(reason_of node2)" = "envlock: healthcheck: host.os failed" ]; }
+wait_until 300 drained2
+check_eq "$(state_of node2):$(reason_of node2)" "drained:envlock: healthcheck: host.os failed" "the health check drains a failing node with envlock's reason"
+rc4() { [ "$(cat "$HOOK_RESULTS/nodes/node4.rc" 2>/dev/null)" = 1 ]; }
+wait_until 300 rc4
+check_eq "$(reason_of node4)" "bad fan" "an operator's drain keeps its reason"
+repair_node node4
+scontrol update nodename=node4 state=resume
+repair_node node3
+rm -f "$HOOK_RESULTS/nodes/node3.rc" "$HOOK_RESULTS/nodes/node4.rc"
+passed34() {
+  [ "$(cat "$HOOK_RESULTS/nodes/node3.rc" 2>/dev/null)$(cat "$HOOK_RESULTS/nodes/node4.rc" 2>/dev/null)" = 00 ]
+}
+wait_until 300 passed34
+check_eq "$(cat "$HOOK_RESULTS/nodes/node3.rc")" 0 "the repaired node3 passes its next health check"
+check_eq "$(state_of node3)" "drained" "and stays drained until someone resumes it"
+
+# ---- the drain list recognises the hooks' drains and resumes the repaired node
+run_cmd f "$ENVLOCK" fleet verify --report-only --results "$HOOK_RESULTS" --lock "$WORK/lock.json" --nodes 'node[1-4]'
+check_eq "$f_rc" 1 "--report-only folds the hooks' reports (node2 fails)"
+check_contains "$f_out" "FAIL  node2  host.os (expected $OS, found Debian GNU/Linux 11)" "node2's failure is named"
+check_contains "$f_out" "PASS  node3" "node3 passes"
+run_cmd d "$ENVLOCK" fleet drain-list --results "$HOOK_RESULTS" --apply
+check_eq "$d_rc" 0 "drain-list --apply exits 0"
+check_eq "$d_out" "scontrol update nodename=node3 state=resume" "it resumes node3 only (node2 is drained already)"
+idle3() { [ "$(state_of node3)" = idle ]; }
+wait_until 100 idle3
+check_eq "$(state_of node3)" "idle" "node3 is back in service"
+j=$(sbatch --parsable -w node3 -o "$WORK/back.out" --wrap 'echo "ran on $SLURMD_NODENAME"')
+back_done() { [ -z "$(squeue -h -j "$j" 2>/dev/null)" ]; }
+wait_until 300 back_done
+check_eq "$(cat "$WORK/back.out")" "ran on node3" "a job runs on node3 again, its prolog passing"
+
+# ---- the hooks never drain for their own misconfiguration
+run_cmd m env -i SLURMD_NODENAME=node1 ENVLOCK_LOCK="$WORK/none.json" ENVLOCK_BIN="$WORK/bin" "$REPO/share/slurm/envlock-prolog"
+check_eq "$m_rc" 0 "a missing lock: exit 0"
+check_contains "$m_err" "envlock-prolog: node1: $WORK/none.json: cannot read the lock; node not checked" "and says why"
+run_cmd m env -i SLURMD_NODENAME=node1 ENVLOCK_LOCK="$WORK/lock.json" ENVLOCK_BIN="$WORK/nowhere" "$REPO/share/slurm/envlock-healthcheck"
+check_eq "$m_rc" 0 "no envlock binaries: exit 0"
+check_contains "$m_err" "envlock-healthcheck: node1: envlock or envlock-verify not found (ENVLOCK_BIN=$WORK/nowhere); node not checked" "and says why"
+check_eq "$(state_of node1)" "idle" "node1 was not drained"
+repair_node node2
+finish
