@@ -2,6 +2,7 @@
 #include "fleet/fleet_report.hpp"
 #include "fleet/node_availability.hpp"
 #include "fleet/node_results.hpp"
+#include "../testutil.hpp"
 #include "synthetic.hpp"
 #include "util/fs.hpp"
 
@@ -96,7 +97,7 @@ TEST_SUITE("fleet.node_availability") {
   }
 
   TEST_CASE("the not-verified file is folded again by --report-only") {
-    const envlock::util::TempDir tmp;
+    const auto tmp = envlock::test::temp_dir();
     REQUIRE(
         envlock::fleet::write_not_verified(tmp.path(), "node2", "down (power supply)").has_value());
     const auto inputs = envlock::fleet::read_node_results(tmp.path(), {"node1", "node2"});
