@@ -28,6 +28,8 @@ namespace fs = std::filesystem;
 namespace sq = envlock::squashfs;
 namespace pv = envlock::provenance;
 
+constexpr const char* k_default_lock = "envlock.lock.json";
+
 struct SquashArgs {
   std::string lock;
   std::string image;
@@ -65,9 +67,44 @@ Status image_from_build_result(SquashArgs& args) {
   return {};
 }
 
-// Settings and image from --lock, the options, or Enroot's defaults.
+// With a lock and no image named: the image `envlock build --push` built from this lock, when
+// build-result.json beside the lock records one, else the lock's base image. Says which.
+Status default_image(SquashArgs& args, const lock::Lock& lock) {
+  const fs::path build_result = fs::path(args.lock).parent_path() / "build-result.json";
+  const std::string base = lock.base_image.name + "@" + lock.base_image.platform_digest;
+  if (!util::path_exists(build_result)) {
+    args.image = base;
+    std::cerr << "envlock: no --image given and no " << build_result.string()
+              << "; squashing the lock's base image " << base << "\n";
+    return {};
+  }
+  ENVLOCK_TRY_ASSIGN(const pv::BuildRecord build, pv::read_build_record(build_result));
+  if (build.lock_sha256 != lock::lock_sha256(lock)) {
+    args.image = base;
+    std::cerr << "envlock: " << build_result.string() << " was built from another lock; "
+              << "squashing the lock's base image " << base << "\n";
+    return {};
+  }
+  if (!build.pushed) {
+    return input_error(build_result.string() + ": the image built from " + args.lock +
+                       " was not pushed, so it has no registry digest; run `envlock build "
+                       "--push`, or name the image with --image REF@DIGEST");
+  }
+  args.image = build.repository + "@" + build.digest;
+  std::cerr << "envlock: squashing the image built from " << args.lock << ", " << args.image << " ("
+            << build_result.string() << ")\n";
+  return {};
+}
+
+// Settings and image from --lock (envlock.lock.json in this folder when there is one and no
+// image is named), the options, or Enroot's defaults.
 Status settle(SquashArgs& args, sq::SquashSettings& settings) {
   ENVLOCK_TRY_ASSIGN(const auto epoch, source_date_epoch_override(args.source_date_epoch));
+  const bool image_named =
+      !args.image.empty() || !args.oci_layout.empty() || !args.build_result.empty();
+  if (args.lock.empty() && !image_named && util::path_exists(k_default_lock)) {
+    args.lock = k_default_lock;
+  }
   if (!args.build_result.empty()) {
     ENVLOCK_TRY(image_from_build_result(args));
   }
@@ -81,10 +118,8 @@ Status settle(SquashArgs& args, sq::SquashSettings& settings) {
     if (args.platform.empty()) {
       args.platform = lock.base_image.platform;
     }
-    if (args.image.empty() && args.oci_layout.empty()) {
-      args.image = lock.base_image.name + "@" + lock.base_image.platform_digest;
-      std::cerr << "envlock: no --image given; squashing the lock's base image " << args.image
-                << "\n";
+    if (!image_named) {
+      ENVLOCK_TRY(default_image(args, lock));
     }
   } else if (!epoch) {
     return input_error("--source-date-epoch (or SOURCE_DATE_EPOCH in the environment) is required "
@@ -142,7 +177,7 @@ Result<ExitCode> run_squashfs(SquashArgs args) {
   ENVLOCK_TRY(settle(args, settings));
   const fs::path output = args.output;
   const fs::path result_path =
-      args.result.empty() ? output.parent_path() / "squashfs-result.json" : fs::path(args.result);
+      args.result.empty() ? sq::result_path_for(output) : fs::path(args.result);
   if (args.enroot) {
     return run_with_enroot(args, settings, result_path);
   }
@@ -189,14 +224,18 @@ struct VerifyArgs {
 };
 
 Result<ExitCode> run_verify(const VerifyArgs& args) {
-  if (args.result.empty() == args.lock.empty()) {
-    return input_error("give exactly one of --result FILE and --lock FILE");
+  if (!args.result.empty() && !args.lock.empty()) {
+    return input_error("give one of --result FILE and --lock FILE, not both");
   }
   sq::VerifyRequest request;
   request.image = args.image;
   request.tree = args.tree ? sq::TreeCheck::compute : sq::TreeCheck::skip;
   if (!args.result.empty()) {
     ENVLOCK_TRY_ASSIGN(request.expected, sq::read_result(args.result));
+  } else if (args.lock.empty()) {
+    ENVLOCK_TRY_ASSIGN(const sq::FoundResult found, sq::find_result_beside(args.image));
+    std::cerr << "envlock: comparing with " << found.path.string() << "\n";
+    request.expected = found.result;
   } else {
     ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(args.lock));
     request.enroot = lock.enroot;
@@ -223,16 +262,20 @@ Result<ExitCode> run_digest(const std::string& path) {
 
 Runner setup_squashfs(CLI::App& app) {
   auto args = std::make_shared<SquashArgs>();
-  app.add_option("--lock", args->lock, "Lock file: Enroot options and the default image");
+  app.add_option("--lock", args->lock,
+                 "Lock file: Enroot options and the default image (default: envlock.lock.json "
+                 "when no image is named and it exists)");
   app.add_option("--image", args->image,
-                 "Image to squash, REF@DIGEST (with --oci-layout: its tag or digest)");
+                 "Image to squash, REF@DIGEST (with --oci-layout: its tag or digest; default: "
+                 "the image build-result.json beside the lock records, else the lock's base "
+                 "image)");
   app.add_option("--oci-layout", args->oci_layout, "Read the image from an OCI layout folder");
   app.add_option("--platform", args->platform,
                  "OS/ARCH[/VARIANT] (default: the lock's, "
                  "else linux/amd64)");
   app.add_option("-o,--output", args->output, "The .sqsh to write");
   app.add_option("--result", args->result,
-                 "Where to write squashfs-result.json (default: beside the .sqsh)");
+                 "Where to write the result (default: NAME.squashfs-result.json beside NAME.sqsh)");
   app.add_option("--squash-options", args->squash_options,
                  "mksquashfs options (default: the lock's, else Enroot's '-comp lzo -noD "
                  "-exit-on-error')");
@@ -260,7 +303,9 @@ Runner setup_digest(CLI::App& app) {
 Runner setup_verify(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
   app.add_option("image", args->image, "The .sqsh")->required();
-  app.add_option("--result", args->result, "squashfs-result.json to compare with");
+  app.add_option("--result", args->result,
+                 "The result to compare with (default: NAME.squashfs-result.json, else "
+                 "squashfs-result.json, beside NAME.sqsh)");
   app.add_option("--lock", args->lock, "Lock whose Enroot settings to compare with");
   app.add_flag("--tree", args->tree, "Also recompute the tree digest");
   return [args] { return run_verify(*args); };

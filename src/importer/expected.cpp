@@ -158,18 +158,12 @@ Result<Expectation> expectation_for(const Pin& pin, const ImporterConfig& config
 }
 
 std::optional<Distributed> record_beside(const fs::path& path) {
-  const std::string name = path.filename().string();
-  std::vector<fs::path> candidates = {path.parent_path() / std::string(k_result_name)};
-  if (name.ends_with(".sqsh")) {
-    candidates.insert(candidates.begin(), path.parent_path() / (name.substr(0, name.size() - 5) +
-                                                                std::string(k_result_suffix)));
-  }
-  for (const auto& candidate : candidates) {
+  for (const auto& candidate : squashfs::result_candidates(path)) {
     if (!util::path_exists(candidate)) {
       continue;
     }
     auto result = squashfs::read_result(candidate);
-    if (result && result->file_name == name) {
+    if (result && result->file_name == path.filename().string()) {
       return Distributed{candidate, path, *result};
     }
   }

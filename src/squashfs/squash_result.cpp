@@ -1,5 +1,6 @@
 #include "squashfs/squash_result.hpp"
 
+#include "util/fs.hpp"
 #include "util/json.hpp"
 
 namespace envlock::squashfs {
@@ -100,6 +101,35 @@ Result<SquashResult> read_result(const std::filesystem::path& path) {
 
 Status write_result(const std::filesystem::path& path, const SquashResult& result) {
   return util::write_json_file(path, to_json(result));
+}
+
+std::filesystem::path result_path_for(const std::filesystem::path& sqsh) {
+  std::string name = sqsh.filename().string();
+  if (name.ends_with(".sqsh")) {
+    name.resize(name.size() - 5);
+  }
+  return sqsh.parent_path() / (name + ".squashfs-result.json");
+}
+
+std::vector<std::filesystem::path> result_candidates(const std::filesystem::path& sqsh) {
+  return {result_path_for(sqsh), sqsh.parent_path() / "squashfs-result.json"};
+}
+
+Result<FoundResult> find_result_beside(const std::filesystem::path& sqsh) {
+  std::string looked;
+  for (const auto& candidate : result_candidates(sqsh)) {
+    looked += (looked.empty() ? "" : ", ") + candidate.string();
+    if (!util::path_exists(candidate)) {
+      continue;
+    }
+    ENVLOCK_TRY_ASSIGN(SquashResult result, read_result(candidate));
+    if (result.file_name == sqsh.filename().string()) {
+      return FoundResult{candidate, std::move(result)};
+    }
+    looked += " (it describes " + result.file_name + ")";
+  }
+  return input_error("no squashfs result describes " + sqsh.string() + " (looked for " + looked +
+                     "); give --result FILE or --lock FILE");
 }
 
 } // namespace envlock::squashfs

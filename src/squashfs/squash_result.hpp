@@ -45,4 +45,21 @@ Result<SquashResult> result_from_json(const nlohmann::json& value, const std::st
 Result<SquashResult> read_result(const std::filesystem::path& path);
 Status write_result(const std::filesystem::path& path, const SquashResult& result);
 
+// Where `envlock squashfs -o NAME.sqsh` writes its result: NAME.squashfs-result.json beside it,
+// so two images squashed into one folder keep one result each.
+std::filesystem::path result_path_for(const std::filesystem::path& sqsh);
+
+// The result files that may describe `sqsh`, most specific first: NAME.squashfs-result.json,
+// then squashfs-result.json (the name before results were named after their .sqsh). A file
+// describes the .sqsh only when its sqsh.file is the .sqsh's name.
+std::vector<std::filesystem::path> result_candidates(const std::filesystem::path& sqsh);
+
+// The first candidate that exists, reads and names `sqsh`; an input error naming every path
+// looked at when none does.
+struct FoundResult {
+  std::filesystem::path path;
+  SquashResult result;
+};
+Result<FoundResult> find_result_beside(const std::filesystem::path& sqsh);
+
 } // namespace envlock::squashfs

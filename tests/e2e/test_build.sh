@@ -142,11 +142,11 @@ check_eq "$pc_err" "envlock: error: same/a.log: changed after the build that wro
 run_cmd sq "$ENVLOCK" squashfs --build-result same/b.json --lock envlock.lock.json \
   --insecure-registry "$REG_PLAIN" -o sq/img.sqsh
 check_eq "$sq_rc" 0 "squashfs --build-result: exit 0 ($sq_err)"
-check_eq "$(json sq/squashfs-result.json '["image"]["reference"]')" "$IMAGE@$B_DIGEST" \
+check_eq "$(json sq/img.squashfs-result.json '["image"]["reference"]')" "$IMAGE@$B_DIGEST" \
   "squashfs --build-result: the recorded reference and digest"
-check_eq "$(json sq/squashfs-result.json '["enroot"]["source_date_epoch"]')" 1700000000 \
+check_eq "$(json sq/img.squashfs-result.json '["enroot"]["source_date_epoch"]')" 1700000000 \
   "squashfs --build-result: the lock's SOURCE_DATE_EPOCH"
-run_cmd pq "$ENVLOCK" provenance --build-result same/b.json --squashfs-result sq/squashfs-result.json -o -
+run_cmd pq "$ENVLOCK" provenance --build-result same/b.json --squashfs-result sq/img.squashfs-result.json -o -
 check_eq "$pq_rc" 0 "provenance of the build and its .sqsh: exit 0 ($pq_err)"
 check_contains "$pq_out" "\"name\": \"img.sqsh\"" "provenance names the .sqsh"
 run_cmd sa "$ENVLOCK" squashfs --build-result same/a.json -o sq/a.sqsh --source-date-epoch 0
@@ -156,6 +156,24 @@ check_eq "$sa_err" "envlock: error: same/a.json: the image was not pushed, so $(
 run_cmd sx "$ENVLOCK" squashfs --build-result same/b.json --image "$IMAGE@$B_DIGEST" -o sq/x.sqsh --source-date-epoch 0
 check_eq "$sx_rc:$sx_err" "2:envlock: error: --build-result names the image; leave out --image and --oci-layout" \
   "squashfs: --build-result and --image together"
+
+# ---- squashfs in a folder with the lock and the build's result: the built image, said so
+mkdir -p tour && cp envlock.lock.json tour/ && cp same/b.json tour/build-result.json
+cd tour
+run_cmd tq "$ENVLOCK" squashfs --insecure-registry "$REG_PLAIN" -o image.sqsh
+check_eq "$tq_rc" 0 "squashfs with no image named, beside a build result: exit 0 ($tq_err)"
+check_contains "$tq_err" "envlock: squashing the image built from envlock.lock.json, $IMAGE@$B_DIGEST (build-result.json)" \
+  "squashfs with no image named: the built image, and where it was found"
+check_eq "$(json image.squashfs-result.json '["image"]["reference"]')" "$IMAGE@$B_DIGEST" \
+  "squashfs with no image named: the result is named after the .sqsh and records the built image"
+run_cmd tv "$ENVLOCK" squashfs verify image.sqsh
+check_eq "$tv_rc:$tv_err" "0:envlock: comparing with image.squashfs-result.json" \
+  "squashfs verify X.sqsh finds X.squashfs-result.json beside it"
+cp ../same/a.json build-result.json
+run_cmd tu "$ENVLOCK" squashfs --insecure-registry "$REG_PLAIN" -o other.sqsh
+check_eq "$tu_rc:$tu_err" "2:envlock: error: build-result.json: the image built from envlock.lock.json was not pushed, so it has no registry digest; run \`envlock build --push\`, or name the image with --image REF@DIGEST" \
+  "squashfs beside an unpushed build of this lock: refused, never the base image instead"
+cd ..
 
 # ---- build errors, word for word
 run_cmd m env PATH=/nonexistent "$ENVLOCK" build --template "$TEMPLATE"

@@ -198,7 +198,7 @@ check_eq "$p_rc:$p_out" "0:$WORK/images/train/train.sqsh" "a .sqsh path with its
 printf 'X' | dd of="$WORK/images/train/train.sqsh" bs=1 seek=4096 conv=notrunc 2>/dev/null
 run_cmd p pyxis 502 get "$URI"
 check_eq "$p_rc:$p_out" "1:" "a corrupted pre-distributed .sqsh is refused"
-check_contains "$p_err" "envlock: error: $WORK/images/train/train.sqsh: sha256 $BAD_SHA, expected $REF_SHA (from $WORK/images/train/squashfs-result.json); refusing it" "its message"
+check_contains "$p_err" "envlock: error: $WORK/images/train/train.sqsh: sha256 $BAD_SHA, expected $REF_SHA (from $WORK/images/train/train.squashfs-result.json); refusing it" "its message"
 cp "$WORK/ref.sqsh" "$WORK/stray.sqsh"
 run_cmd p pyxis 503 get "$WORK/stray.sqsh"
 check_eq "$p_rc" 1 "a .sqsh with no record beside it is refused"

@@ -75,13 +75,13 @@ run render "$ENVLOCK" render --lock proj/envlock.lock.json -o out/Dockerfile
 check_eq "$r_rc" 0 "render works"
 run squashfs "$ENVLOCK" squashfs "${I[@]}" --lock proj/envlock.lock.json -o out/app.sqsh
 check_eq "$r_rc" 0 "squashfs from the auth registry works"
-run squashfs-verify "$ENVLOCK" squashfs verify out/app.sqsh --result out/squashfs-result.json
+run squashfs-verify "$ENVLOCK" squashfs verify out/app.sqsh --result out/app.squashfs-result.json
 bash "$REPO/tests/data/verify/make_rootfs.sh" root
 run verify "$ENVLOCK" verify --root root --lock proj/envlock.lock.json --json out/report.json \
   --junit out/report.xml
 check_file out/report.json "verify wrote its report"
 run diff "$ENVLOCK" diff proj/envlock.lock.json proj/envlock.lock.json
-run handover "$ENVLOCK" handover --lock proj/envlock.lock.json --squashfs-result out/squashfs-result.json \
+run handover "$ENVLOCK" handover --lock proj/envlock.lock.json --squashfs-result out/app.squashfs-result.json \
   -o out/handover.md
 check_eq "$r_rc" 0 "handover works"
 

@@ -19,11 +19,11 @@ check_contains "$v2_digest" "sha256:" "pushed the Docker v2 image"
 run_cmd a "$ENVLOCK" squashfs --image "$IMG_REGISTRY/test/sample@$oci_digest" \
   --insecure-registry "$IMG_REGISTRY" --source-date-epoch $E -o "$WORK/a/img.sqsh"
 check_eq "$a_rc" 0 "squashfs from the registry exits 0 ($a_err)"
-check_file "$WORK/a/squashfs-result.json" "result written beside the .sqsh"
+check_file "$WORK/a/img.squashfs-result.json" "result written beside the .sqsh"
 run_cmd b "$ENVLOCK" squashfs --image "$IMG_REGISTRY/test/sample@$oci_digest" \
   --insecure-registry "$IMG_REGISTRY" --source-date-epoch $E -o "$WORK/b/img.sqsh"
 check_eq "$(sha256sum < "$WORK/b/img.sqsh")" "$(sha256sum < "$WORK/a/img.sqsh")" "same .sqsh twice"
-check_eq "$(cat "$WORK/b/squashfs-result.json")" "$(cat "$WORK/a/squashfs-result.json")" \
+check_eq "$(cat "$WORK/b/img.squashfs-result.json")" "$(cat "$WORK/a/img.squashfs-result.json")" \
   "same squashfs-result.json twice"
 run_cmd c "$ENVLOCK" squashfs --image "$IMG_REGISTRY/test/sample@$v2_digest" \
   --insecure-registry "$IMG_REGISTRY" --source-date-epoch $E -o "$WORK/c/img.sqsh"
@@ -69,7 +69,7 @@ check_eq "$(unsquashfs -cat "$WORK/a/img.sqsh" etc/fstab)" \
   "/etc/fstab from Volumes, sorted"
 
 # --- tree digest: from the layers (result) == from the .sqsh == from the reference
-tree=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tree_digest"])' "$WORK/a/squashfs-result.json")
+tree=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tree_digest"])' "$WORK/a/img.squashfs-result.json")
 run_cmd t "$ENVLOCK" squashfs digest "$WORK/a/img.sqsh"
 check_eq "$t_out" "$tree" "tree digest read back from the .sqsh"
 run_cmd t "$ENVLOCK" squashfs digest "$WORK/ref.sqsh"
@@ -82,20 +82,24 @@ run_cmd t "$ENVLOCK" squashfs digest "$WORK/gz/x.sqsh"
 check_contains "$t_out" "sha256:" "tree digest of a gzip image"
 
 # --- verify
-run_cmd v "$ENVLOCK" squashfs verify "$WORK/a/img.sqsh" --result "$WORK/a/squashfs-result.json" --tree
+run_cmd v "$ENVLOCK" squashfs verify "$WORK/a/img.sqsh" --result "$WORK/a/img.squashfs-result.json" --tree
 check_eq "$v_rc" 0 "verify --tree of an untouched image exits 0"
 check_contains "$v_out" "compression: lzo" "verify reports the compression"
 check_contains "$v_out" "mkfs time: $E" "verify reports the mkfs time"
 cp "$WORK/a/img.sqsh" "$WORK/flipped.sqsh"
 printf '\x55' | dd of="$WORK/flipped.sqsh" bs=1 seek=5000 conv=notrunc 2>/dev/null
-run_cmd v "$ENVLOCK" squashfs verify "$WORK/flipped.sqsh" --result "$WORK/a/squashfs-result.json"
+run_cmd v "$ENVLOCK" squashfs verify "$WORK/flipped.sqsh" --result "$WORK/a/img.squashfs-result.json"
 check_eq "$v_rc" 1 "a flipped byte fails verify"
 check_contains "$v_err" "envlock: error: $WORK/flipped.sqsh: sha256: expected $(sha256sum < "$WORK/a/img.sqsh" | cut -c1-64), got" \
   "the mismatch names the sha256"
 head -c 4096 /dev/zero | tr '\0' 'x' > "$WORK/plain.sqsh"
-run_cmd v "$ENVLOCK" squashfs verify "$WORK/plain.sqsh" --result "$WORK/a/squashfs-result.json"
+run_cmd v "$ENVLOCK" squashfs verify "$WORK/plain.sqsh" --result "$WORK/a/img.squashfs-result.json"
 check_eq "$v_rc" 2 "verify of a non-squashfs file exits 2"
 check_eq "$v_err" "envlock: error: $WORK/plain.sqsh: not a squashfs image (bad magic)" "its message"
+
+run_cmd v "$ENVLOCK" squashfs verify "$WORK/plain.sqsh"
+check_eq "$v_rc:$v_err" "2:envlock: error: no squashfs result describes $WORK/plain.sqsh (looked for $WORK/plain.squashfs-result.json, $WORK/squashfs-result.json); give --result FILE or --lock FILE" \
+  "verify with nothing beside the .sqsh: every path looked at"
 
 # --- Enroot itself is not installed here
 run_cmd n env PATH=/usr/bin:/bin "$ENVLOCK" squashfs --enroot --image "$IMG_REGISTRY/test/sample@$oci_digest" \
@@ -186,7 +190,7 @@ else
 fi
 ."
   check_eq "${rc#*"if [ \$# -gt 0 ]; then"$'\n'}" "$expected" "locale $form: the exec lines, byte for byte, as bash writes them"
-  check_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["enroot"]["locale"])' "$WORK/uni-$form/squashfs-result.json")" \
+  check_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["enroot"]["locale"])' "$WORK/uni-$form/img.squashfs-result.json")" \
     "$form" "locale $form: recorded in squashfs-result.json"
   LC_ALL=$form img_reference_sqsh "$WORK/uni" unicode "$WORK/uni-$form/ref.sqsh" $E
   check_eq "$(sha256sum < "$WORK/uni-$form/img.sqsh")" "$(sha256sum < "$WORK/uni-$form/ref.sqsh")" \
@@ -217,8 +221,8 @@ run_cmd s env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" squashfs --oci-layout "$WO
   -o "$WORK/sde/img.sqsh"
 check_eq "$s_rc" 0 "SOURCE_DATE_EPOCH without the flag or a lock: exit 0"
 check_eq "$s_err" "envlock: SOURCE_DATE_EPOCH=1600000000 from the environment" "SOURCE_DATE_EPOCH: the note"
-check_eq "$(epoch_of "$WORK/sde/squashfs-result.json")" 1600000000 "SOURCE_DATE_EPOCH: recorded"
-check_contains "$("$ENVLOCK" squashfs verify "$WORK/sde/img.sqsh" --result "$WORK/sde/squashfs-result.json")" \
+check_eq "$(epoch_of "$WORK/sde/img.squashfs-result.json")" 1600000000 "SOURCE_DATE_EPOCH: recorded"
+check_contains "$("$ENVLOCK" squashfs verify "$WORK/sde/img.sqsh" --result "$WORK/sde/img.squashfs-result.json")" \
   "mkfs time: 1600000000" "SOURCE_DATE_EPOCH: the image's mkfs time"
 run_cmd s env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample \
   --source-date-epoch $E -o "$WORK/sde-flag/img.sqsh"
@@ -228,7 +232,7 @@ run_cmd s env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" squashfs --oci-layout "$WO
   -o "$WORK/sde-lock/img.sqsh"
 check_eq "$s_err" "envlock: SOURCE_DATE_EPOCH=1600000000 from the environment (the lock has 1700000000)" \
   "the variable over the lock: the note names both"
-check_eq "$(epoch_of "$WORK/sde-lock/squashfs-result.json")" 1600000000 "the variable over the lock: recorded"
+check_eq "$(epoch_of "$WORK/sde-lock/img.squashfs-result.json")" 1600000000 "the variable over the lock: recorded"
 run_cmd s env SOURCE_DATE_EPOCH=1.5e9 "$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample -o "$WORK/s.sqsh"
 check_eq "$s_rc:$s_err" "2:envlock: error: SOURCE_DATE_EPOCH='1.5e9' in the environment: not a number of seconds from 0 to 4294967295" \
   "a malformed SOURCE_DATE_EPOCH"

@@ -69,7 +69,7 @@ for i in $(seq "$POSITIONS"); do
   at=$(( (RANDOM * 32768 + RANDOM) % size ))
   cp sq/app.sqsh sq/t.sqsh
   flip sq/t.sqsh "$at"
-  run_cmd v "$ENVLOCK" squashfs verify sq/t.sqsh --result sq/squashfs-result.json
+  run_cmd v "$ENVLOCK" squashfs verify sq/t.sqsh --result sq/app.squashfs-result.json
   [ "$v_rc" -eq 1 ] && printf '%s' "$v_out$v_err" | grep -q "sha256" || undetected+=" $at(rc=$v_rc)"
 done
 check_eq "$undetected" "" "sqsh: each of $POSITIONS changed bytes fails squashfs verify, naming the sha256"
