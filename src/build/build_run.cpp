@@ -3,6 +3,7 @@
 #include "build/builder_auth.hpp"
 #include "build/recipe.hpp"
 #include "oci/image_ref.hpp"
+#include "oci/session.hpp"
 
 #include "util/fs.hpp"
 #include "util/json.hpp"
@@ -166,15 +167,16 @@ Result<BuildResult> run_build(const BuildRequest& request) {
       hosts.push_back(image_host(image.image));
     }
   }
-  // The builder has one TLS switch for all of them.
+  // The builder has one TLS switch for all of them: off when one is listed as insecure, or when
+  // every one is on loopback (insecure by default, as in docker).
   const auto& insecure = request.insecure_registries;
-  command.tls =
-      std::any_of(hosts.begin(), hosts.end(),
-                  [&](const std::string& host) {
-                    return std::find(insecure.begin(), insecure.end(), host) != insecure.end();
-                  })
-          ? TlsVerify::off
-          : TlsVerify::on;
+  const bool listed = std::any_of(hosts.begin(), hosts.end(), [&](const std::string& host) {
+    return std::find(insecure.begin(), insecure.end(), host) != insecure.end();
+  });
+  const bool all_loopback = std::all_of(hosts.begin(), hosts.end(), [](const std::string& host) {
+    return oci::is_loopback_registry(host);
+  });
+  command.tls = listed || all_loopback ? TlsVerify::off : TlsVerify::on;
   const fs::path auth_dir = work.path() / "auth";
   std::error_code made_auth;
   fs::create_directories(auth_dir, made_auth);

@@ -3,6 +3,7 @@
 #include "build/build_run.hpp"
 #include "cli/command.hpp"
 #include "cli/source_date_epoch.hpp"
+#include "oci/session.hpp"
 
 #include <iostream>
 #include <memory>
@@ -47,6 +48,9 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
   request.push = options.push ? build::Push::yes : build::Push::no;
   request.isolation = options.isolation;
   request.insecure_registries = options.insecure_registries;
+  for (auto& host : oci::insecure_registries_from_environment()) {
+    request.insecure_registries.push_back(std::move(host));
+  }
   if (!options.result.empty()) {
     request.result_path = options.result;
   }

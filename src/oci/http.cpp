@@ -167,7 +167,9 @@ Result<HttpOutcome> perform_once(const HttpRequest& request, const std::string& 
     if (rc == CURLE_OPERATION_TIMEDOUT && detail.starts_with("Operation too slow")) {
       detail = "stalled: no data for " + std::to_string(stall_seconds(request)) + " s";
     }
-    outcome.transport = TransportError{detail, retry_for(rc)};
+    const bool plain_http = rc == CURLE_SSL_CONNECT_ERROR && url.starts_with("https://") &&
+                            detail.find("wrong version number") != std::string::npos;
+    outcome.transport = TransportError{detail, retry_for(rc), plain_http};
   } else if (curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &transfer.response.status) !=
              CURLE_OK) {
     return env_error("libcurl: cannot read the response status");

@@ -49,6 +49,7 @@ enum class Retry { allowed, pointless };
 struct TransportError {
   std::string message; // libcurl's explanation
   Retry retry = Retry::pointless;
+  bool plain_http = false; // a TLS handshake answered in plain HTTP (OpenSSL's "wrong version")
 };
 
 struct HttpOutcome {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -76,13 +77,45 @@ Error http_status_error(const HttpRequest& request, const HttpResponse& response
   return response.status == 404 ? input_error(message) : env_error(message);
 }
 
-Session::Session(RegistryOptions options) : m_options(std::move(options)) {}
+bool is_loopback_registry(std::string_view registry) {
+  if (registry.starts_with("[::1]")) {
+    return registry.size() == 5 || registry[5] == ':';
+  }
+  const std::string_view host = registry.substr(0, registry.find(':'));
+  return host == "localhost" || host.starts_with("127.");
+}
+
+std::vector<std::string> insecure_registries_from_environment() {
+  std::vector<std::string> out;
+  const char* value = std::getenv("ENVLOCK_INSECURE_REGISTRIES");
+  std::string entry;
+  for (const char c : std::string_view(value == nullptr ? "" : value)) {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\n') {
+      if (!entry.empty()) {
+        out.push_back(std::exchange(entry, {}));
+      }
+    } else {
+      entry += c;
+    }
+  }
+  if (!entry.empty()) {
+    out.push_back(entry);
+  }
+  return out;
+}
+
+Session::Session(RegistryOptions options) : m_options(std::move(options)) {
+  for (auto& entry : insecure_registries_from_environment()) {
+    m_options.insecure_registries.push_back(std::move(entry));
+  }
+}
 
 std::string Session::base_url(std::string_view registry) const {
   const std::string host(registry.substr(0, registry.rfind(':')));
   const bool insecure =
       std::any_of(m_options.insecure_registries.begin(), m_options.insecure_registries.end(),
-                  [&](const std::string& entry) { return entry == registry || entry == host; });
+                  [&](const std::string& entry) { return entry == registry || entry == host; }) ||
+      m_plain_loopback.contains(std::string(registry));
   return (insecure ? "http://" : "https://") + std::string(registry);
 }
 
@@ -123,7 +156,7 @@ Result<HttpResponse> Session::send(HttpRequest request, const std::optional<Auth
       request.authorization = it->second;
     }
   }
-  const std::string what = request.method + " " + redact_url(request.url);
+  std::string what = request.method + " " + redact_url(request.url);
   const int max_attempts = std::max(1, m_options.max_attempts);
   std::uint64_t delivered = 0;
   for (int attempt = 1;; ++attempt) {
@@ -132,6 +165,19 @@ Result<HttpResponse> Session::send(HttpRequest request, const std::optional<Auth
     HttpResponse& response = outcome.response;
     delivered = std::max(delivered, response.sink_end);
     std::optional<std::chrono::milliseconds> delay;
+    if (outcome.transport && outcome.transport->plain_http && request.url.starts_with("https://")) {
+      // A loopback registry speaks plain HTTP: say so once and talk HTTP to it, as docker does.
+      const std::string registry = request.url.substr(8, request.url.find('/', 8) - 8);
+      if (is_loopback_registry(registry) && m_plain_loopback.insert(registry).second) {
+        request.url.replace(0, 5, "http");
+        what = request.method + " " + redact_url(request.url);
+        --attempt;
+        continue;
+      }
+      return env_error(what + ": the registry answered plain HTTP, not HTTPS; if it serves " +
+                       "plain HTTP, name it with --insecure-registry " + registry +
+                       " (or list it in ENVLOCK_INSECURE_REGISTRIES)");
+    }
     if (outcome.transport) {
       if (outcome.transport->retry == Retry::pointless || attempt >= max_attempts) {
         return env_error(what + ": " + outcome.transport->message + attempts_text(attempt));

@@ -10,8 +10,10 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace envlock::oci {
 
@@ -31,7 +33,8 @@ public:
   // attempts when there was more than one.
   Result<HttpResponse> send(HttpRequest request, const std::optional<AuthScope>& auth);
 
-  // https://REGISTRY, or http:// for a registry listed as insecure.
+  // https://REGISTRY, or http:// for a registry listed as insecure (--insecure-registry or
+  // ENVLOCK_INSECURE_REGISTRIES) or a loopback registry found to answer plain HTTP.
   [[nodiscard]] std::string base_url(std::string_view registry) const;
 
   [[nodiscard]] const RegistryOptions& options() const { return m_options; }
@@ -43,7 +46,15 @@ private:
   RegistryOptions m_options;
   std::map<std::string, std::string> m_authorizations;            // "registry|scope" -> value
   std::map<std::string, std::optional<Credential>> m_credentials; // per registry
+  std::set<std::string> m_plain_loopback; // loopback registries that answered plain HTTP
 };
+
+// Whether a registry (HOST[:PORT]) is on loopback: localhost, 127.0.0.0/8 or [::1]. Like docker,
+// envlock treats these as insecure: HTTPS first, plain HTTP when the registry answers it.
+bool is_loopback_registry(std::string_view registry);
+
+// The insecure registries listed in ENVLOCK_INSECURE_REGISTRIES (commas or spaces between them).
+std::vector<std::string> insecure_registries_from_environment();
 
 // "METHOD URL: HTTP STATUS (registry error code)" for a final non-2xx answer: an input error for
 // 404 (the name or tag does not exist), an environment error otherwise.

@@ -67,8 +67,17 @@ run_cmd r "$ENVLOCK" resolve --insecure-registry "$REG_PLAIN" "$REG_PLAIN/nother
 check_eq "$r_rc" 2 "unknown repository: exit 2"
 check_eq "$r_err" "envlock: error: GET http://$REG_PLAIN/v2/nothere/manifests/v1: HTTP 404 (manifest unknown)" \
   "unknown repository: message"
+# Loopback is insecure by default, as in docker: HTTPS first, then plain HTTP when it answers so.
 run_cmd r "$ENVLOCK" resolve "$REG_PLAIN/base:v1"
-check_eq "$r_rc" 3 "plain registry without --insecure-registry: https fails, exit 3"
+check_eq "$r_rc" 0 "plain loopback registry without --insecure-registry: exit 0 ($r_err)"
+check_contains "$r_out" "digest: sha256:" "plain loopback registry without --insecure-registry: resolved"
+# 0.0.0.0 reaches this host too, but is not a loopback name: the hint names the option.
+ANY="0.0.0.0:${REG_PLAIN##*:}"
+run_cmd r "$ENVLOCK" resolve "$ANY/base:v1"
+check_eq "$r_rc:$r_err" "3:envlock: error: GET https://$ANY/v2/base/manifests/v1: the registry answered plain HTTP, not HTTPS; if it serves plain HTTP, name it with --insecure-registry $ANY (or list it in ENVLOCK_INSECURE_REGISTRIES)" \
+  "a plain-HTTP registry reached over HTTPS: says so and names the option"
+run_cmd r env ENVLOCK_INSECURE_REGISTRIES="registry.invalid, $ANY" "$ENVLOCK" resolve "$ANY/base:v1"
+check_eq "$r_rc" 0 "ENVLOCK_INSECURE_REGISTRIES lists it once for every command: exit 0 ($r_err)"
 run_cmd r "$ENVLOCK" resolve "Bad/Name"
 check_eq "$r_err" "envlock: error: invalid image reference 'Bad/Name': repository must be lowercase" \
   "bad reference: message"
