@@ -94,6 +94,7 @@ Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions
     return input_error(path.string() + ": no such lock; run 'envlock lock' to create it");
   }
   ENVLOCK_TRY_ASSIGN(const lock::Lock existing, lock::read_lock(path));
+  ENVLOCK_TRY(lock::check_pins(existing, path.string()));
   const auto refresh =
       options.refresh ? resolve::Refresh::remote_refs : resolve::Refresh::local_only;
   ENVLOCK_TRY_ASSIGN(const auto drifts,

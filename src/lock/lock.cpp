@@ -599,4 +599,54 @@ std::string lock_sha256(const Lock& lock) {
   return util::sha256_hex(util::canonical_json(to_json(lock)));
 }
 
+namespace {
+
+bool is_lower_hex(std::string_view text, std::size_t length) {
+  return text.size() == length && std::all_of(text.begin(), text.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+bool is_sha256_digest(std::string_view text) {
+  return text.starts_with("sha256:") && is_lower_hex(text.substr(7), 64);
+}
+
+} // namespace
+
+Status check_pins(const Lock& lock, const std::string& origin) {
+  const auto problem = [&](const std::string& field, const std::string& value,
+                           const char* what) -> Status {
+    return input_error(origin + ": " + field + ": '" + value + "' is not " + what);
+  };
+  const auto& base = lock.base_image;
+  if (base.name.empty()) {
+    return input_error(origin + ": base_image.name: must not be empty");
+  }
+  constexpr const char* digest = "a sha256 digest (sha256: and 64 hex digits)";
+  if (!is_sha256_digest(base.digest)) {
+    return problem("base_image.digest", base.digest, digest);
+  }
+  if (!base.platform_digest.empty() && !is_sha256_digest(base.platform_digest)) {
+    return problem("base_image.platform_digest", base.platform_digest, digest);
+  }
+  for (const auto& [name, pin] : lock.sources) {
+    if (!is_lower_hex(pin.commit, 40)) {
+      return problem("sources." + name + ".commit", pin.commit, "a full commit (40 hex digits)");
+    }
+  }
+  constexpr const char* sha = "a sha256 (64 hex digits)";
+  // python.uv.sha256 is empty when the manifest pins none (render requires it).
+  if (!lock.python.uv_sha256.empty() && !is_lower_hex(lock.python.uv_sha256, 64)) {
+    return problem("python.uv.sha256", lock.python.uv_sha256, sha);
+  }
+  for (const auto& [field, value] : {std::pair<const char*, const std::string&>{
+                                         "python.uv_lock.sha256", lock.python.uv_lock.sha256},
+                                     {"python.pyproject_sha256", lock.python.pyproject_sha256}}) {
+    if (!is_lower_hex(value, 64)) {
+      return problem(field, value, sha);
+    }
+  }
+  return {};
+}
+
 } // namespace envlock::lock

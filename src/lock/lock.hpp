@@ -231,6 +231,12 @@ Result<Lock> from_json(const nlohmann::json& value, const std::string& origin);
 // Reads and validates a lock file.
 Result<Lock> read_lock(const std::filesystem::path& path);
 
+// The pins a lock made by `envlock lock` always has, as `render` and `lock --check` require them:
+// base_image.digest and platform_digest "sha256:" + 64 lowercase hex, every source commit 40
+// lowercase hex, the uv.lock and pyproject sha256s 64 lowercase hex, and uv's sha256 too when
+// the manifest pinned one. The first problem, as "ORIGIN: FIELD: 'VALUE' is not ...".
+Status check_pins(const Lock& lock, const std::string& origin);
+
 // Writes the lock as canonical JSON, atomically.
 Status write_lock(const std::filesystem::path& path, const Lock& lock);
 

@@ -1,5 +1,6 @@
 #include "resolve/drift.hpp"
 
+#include "git/location.hpp"
 #include "git/ref.hpp"
 #include "resolve/drift_recipe.hpp"
 #include "resolve/drift_uv.hpp"
@@ -96,8 +97,35 @@ void context_drift(const lock::Lock& lock, const std::optional<std::vector<lock:
   }
 }
 
-Status refresh_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
-                     const ImageResolver& resolve, std::vector<std::string>& out) {
+// The refs of git sources, resolved again: local repositories always (offline), remote ones
+// only with --refresh.
+Status source_drift(const manifest::Manifest& manifest, const lock::Lock& lock, Refresh refresh,
+                    std::vector<std::string>& out) {
+  for (const auto& [name, source] : lock.sources) {
+    const auto it = manifest.sources.find(name);
+    if (it == manifest.sources.end() || it->second.git != source.git ||
+        it->second.ref != source.ref) {
+      continue; // already reported as a manifest drift
+    }
+    if (refresh != Refresh::remote_refs &&
+        git::classify_location(source.git) == git::LocationKind::remote_url) {
+      continue;
+    }
+    auto commit = git::resolve_commit(source.git, source.ref, manifest.dir);
+    if (!commit) {
+      return with_prefix(std::move(commit).error(), "sources." + name + ": ");
+    }
+    if (*commit != source.commit) {
+      out.push_back("drift: sources." + name + ".commit: " + source.ref + " moved from " +
+                    source.commit + " to " + *commit);
+    }
+  }
+  return {};
+}
+
+// The base image's tag, resolved again (--refresh).
+Status image_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
+                   const ImageResolver& resolve, std::vector<std::string>& out) {
   const lock::ImagePin& pin = lock.base_image;
   if (!pin.tag.empty() && pin.reference == manifest.base.image) {
     ENVLOCK_TRY_ASSIGN(auto ref, oci::parse_image_ref(pin.reference));
@@ -109,21 +137,6 @@ Status refresh_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
     if (now->digest != pin.digest) {
       out.push_back("drift: base_image.digest: " + ref.to_string() + " moved from " + pin.digest +
                     " to " + now->digest);
-    }
-  }
-  for (const auto& [name, source] : lock.sources) {
-    const auto it = manifest.sources.find(name);
-    if (it == manifest.sources.end() || it->second.git != source.git ||
-        it->second.ref != source.ref) {
-      continue; // already reported as a manifest drift
-    }
-    auto commit = git::resolve_commit(source.git, source.ref, manifest.dir);
-    if (!commit) {
-      return with_prefix(std::move(commit).error(), "sources." + name + ": ");
-    }
-    if (*commit != source.commit) {
-      out.push_back("drift: sources." + name + ".commit: " + source.ref + " moved from " +
-                    source.commit + " to " + *commit);
     }
   }
   return {};
@@ -158,8 +171,9 @@ find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
   context_drift(lock, context_now, out);
   ENVLOCK_TRY(recipe_drift(manifest, lock, refresh, resolve, megatron_repo, out));
   if (refresh == Refresh::remote_refs) {
-    ENVLOCK_TRY(refresh_drift(manifest, lock, resolve, out));
+    ENVLOCK_TRY(image_drift(manifest, lock, resolve, out));
   }
+  ENVLOCK_TRY(source_drift(manifest, lock, refresh, out));
   return out;
 }
 

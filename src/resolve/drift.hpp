@@ -18,8 +18,11 @@ namespace envlock::resolve {
 
 enum class Refresh { local_only, remote_refs };
 
-// One line per drift, each "drift: FIELD: ...", in the lock's key order (remote drifts last); empty
-// when the lock matches. Fails only when a file or (with refresh) a remote cannot be read.
+// One line per drift, each "drift: FIELD: ...", in the lock's key order (the base image's tag
+// and the git refs last); empty when the lock matches. The refs of local git repositories are
+// always resolved again (offline); the base image's tag and remote git refs only with
+// Refresh::remote_refs. Fails only when a file, a local repository or (with refresh) a remote
+// cannot be read.
 // `megatron_repo`: a local clone for reading an upstream recipe of a remote source; without one
 // the recipe's FROM lines of a remote source are not compared.
 Result<std::vector<std::string>>

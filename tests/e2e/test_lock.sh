@@ -98,6 +98,45 @@ check_eq "$(echo "$r_out" | grep '^drift')" \
 lock
 check_eq "$(field envlock.lock.json base_image.digest)" "$MOVED" "relock: the new digest"
 
+# ---- a local repository's tag moved: drift for --check alone, offline
+OLD_T=$(git_commit_id megatron v2)
+git_env git -C megatron tag -f -a v2 -m "version 2, moved" main >/dev/null
+lock --check
+check_eq "$r_rc" 1 "check, a local tag moved: exit 1 without --refresh"
+check_eq "$(echo "$r_out" | grep '^drift')" \
+  "drift: sources.megatron.commit: v2 moved from $OLD_T to $(git_commit_id megatron main)" \
+  "check, a local tag moved: the drift line"
+lock
+check_eq "$(field envlock.lock.json sources.megatron.commit)" "$(git_commit_id megatron main)" \
+  "relock: the local tag's new commit"
+
+# ---- a hand-edited lock: --check refuses what `render` would refuse, never "matches"
+cp envlock.lock.json good.lock.json
+edit_lock() { python3 - "$1" "$2" <<'PY'
+import json, sys
+lock = json.load(open("good.lock.json"))
+exec(sys.argv[2])
+json.dump(lock, open(sys.argv[1], "w"), indent=2, sort_keys=True)
+PY
+}
+edit_lock latest.lock.json 'lock["base_image"]["digest"] = "sha256:latest"'
+lock --check -o latest.lock.json
+check_eq "$r_rc:$r_err" "2:envlock: error: latest.lock.json: base_image.digest: 'sha256:latest' is not a sha256 digest (sha256: and 64 hex digits)" \
+  "check, a digest edited to sha256:latest: refused"
+edit_lock short.lock.json 'lock["sources"]["megatron"]["commit"] = lock["sources"]["megatron"]["commit"][:12]'
+SHORT=$(field short.lock.json sources.megatron.commit)
+lock --check -o short.lock.json
+check_eq "$r_rc:$r_err" "2:envlock: error: short.lock.json: sources.megatron.commit: '$SHORT' is not a full commit (40 hex digits)" \
+  "check, a commit cut to 12 hex digits: refused"
+edit_lock typo.lock.json 'lock["base_image"]["digets"] = lock["base_image"].pop("digest")'
+lock --check -o typo.lock.json
+check_eq "$r_rc:$r_err" "2:envlock: error: typo.lock.json: base_image.digest: missing" \
+  "check, the digest's key misspelt: the digest is missing"
+edit_lock extra.lock.json 'lock["base_image"]["digets"] = lock["base_image"]["digest"]'
+lock --check -o extra.lock.json
+check_eq "$r_rc" 2 "check, an unknown key beside the right one: exit 2"
+check_contains "$r_err" "'digets'; did you mean 'digest'?" "check, an unknown key: did you mean"
+
 # ---- a branch by file:// URL, then moved
 write_manifest . "file://$WORK/proj/megatron" release 13.3
 lock
