@@ -1,6 +1,7 @@
 #include "manifest/formats.hpp"
 #include "manifest/scalar.hpp"
 #include "manifest/sections.hpp"
+#include "node/facts.hpp"
 
 namespace envlock::manifest {
 
@@ -65,6 +66,8 @@ Result<lock::HostExpect> read_host(const Reader& reader, const Field& map) {
     return lock::HostExpect{};
   }
   ENVLOCK_TRY(reader.mapping(*field));
+  // Only the facts `envlock node` gathers: a misspelt key fails here, not on the cluster.
+  ENVLOCK_TRY(reader.only_keys(*field, node::fact_keys()));
   for (const auto& entry : reader.entries(*field)) {
     if (entry.value.IsMap() || (entry.value.IsSequence() && [&] {
           for (const auto& item : entry.value) {

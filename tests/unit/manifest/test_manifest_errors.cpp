@@ -282,6 +282,14 @@ TEST_CASE("manifest error: A misspelt key inside a section.") {
         "  ^");
 }
 
+TEST_CASE("manifest error: A misspelt host fact is refused when locking, not on the cluster.") {
+  CHECK(test::parse_error("bad_host_fact_key.yaml") ==
+        "bad_host_fact_key.yaml:16:5: unknown key 'kernal' in 'expect.host'; did you mean "
+        "'kernel'?\n"
+        "    kernal: \">=6.8\"\n"
+        "    ^");
+}
+
 TEST_CASE("manifest error: A source the tool does not know.") {
   CHECK(test::parse_error("bad_unknown_source.yaml") ==
         "bad_unknown_source.yaml:12:3: unknown key 'megatorn' in 'sources'; did you mean "

@@ -80,7 +80,7 @@ TEST_CASE("manifest: every key, in flow and block style") {
   // host and resume are typed; a quoted "580.95" stays a text, a plain 8 a number.
   CHECK(lock::host_expect_to_json(m.expect.host) ==
         nlohmann::json::parse(R"({"driver": "580.95", "kernel": ">=6.8,<6.9",
-      "modules": ["nvidia", "nvidia_peermem"], "gpu.count": 8})"));
+      "os": ["Ubuntu 24.04", "Ubuntu 22.04"], "gpu.count": 8})"));
   CHECK(lock::resume_expect_to_json(m.expect.resume) ==
         nlohmann::json::parse(R"({"loss_rel": 0.001, "steps": 20})"));
   CHECK(m.enroot.squash_options == "-comp zstd -noD");

@@ -47,17 +47,17 @@ TEST_CASE("manifest limit: nesting deeper than 32 levels") {
   // expect.host at depth 3; 29 more levels reach 32, one more is refused.
   std::string ok = minimal() + "expect:\n  host:\n";
   std::string deep = ok;
-  ok += "    a: " + std::string(29, '[') + std::string(29, ']') + "\n";
-  deep += "    a: " + std::string(30, '[') + std::string(30, ']') + "\n";
+  ok += "    kernel: " + std::string(29, '[') + std::string(29, ']') + "\n";
+  deep += "    kernel: " + std::string(30, '[') + std::string(30, ']') + "\n";
   const auto parsed_ok = manifest::parse_manifest(ok, "m.yaml");
   REQUIRE_FALSE(parsed_ok.has_value());
-  CHECK(parsed_ok.error().message.rfind("m.yaml:16:8: 'expect.host.a' must be", 0) == 0);
+  CHECK(parsed_ok.error().message.rfind("m.yaml:16:13: 'expect.host.kernel' must be", 0) == 0);
   const auto parsed_deep = manifest::parse_manifest(deep, "m.yaml");
   REQUIRE_FALSE(parsed_deep.has_value());
-  CHECK(parsed_deep.error().message == "m.yaml:16:37: nesting deeper than 32 levels\n"
-                                       "    a: " +
+  CHECK(parsed_deep.error().message == "m.yaml:16:42: nesting deeper than 32 levels\n"
+                                       "    kernel: " +
                                            std::string(30, '[') + std::string(30, ']') + "\n" +
-                                           std::string(36, ' ') + "^");
+                                           std::string(41, ' ') + "^");
 }
 
 TEST_CASE("manifest limit: nesting beyond the YAML parser's own guard") {
