@@ -179,4 +179,15 @@ check_eq "$(sed -n 1,2p <<<"$g_out")" \
 warning: the lock's build_args.UV_PROJECT_ENVIRONMENT (/opt/gone) is not a Python environment here" \
   "a missing lock environment: PATH's is checked, and the warning says why"
 check_eq "$(check_of gone.json torch.version)" "pass 2.9.1+cu128" "a missing lock environment: PATH's PyTorch"
+
+# ---- offline: an image with no Python at all: what looked at nothing skips, with the reason
+bare=$WORK/bare
+mkdir -p "$bare/usr/bin" "$bare/etc"
+printf 'PATH=/usr/bin:/bin\n' >"$bare/etc/environment"
+run_cmd b "$V" --root "$bare" --lock ngc.lock.json --check packages --json bare.json
+check_eq "$b_rc" 1 "no Python: the locked packages are missing, so it fails ($b_out)"
+check_eq "$(check_of bare.json packages.unexpected)" "skip " \
+  "no Python: packages.unexpected looked at nothing and skips, never '0 unexpected'"
+check_eq "$(python3 -c 'import json,sys; print([c["reason"] for c in json.load(open(sys.argv[1]))["checks"] if c["id"] == "packages.unexpected"][0])' bare.json)" \
+  "no python3.X site-packages found" "no Python: the skip says why"
 finish

@@ -187,6 +187,15 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
   }
   out.push_back(std::move(installed_check));
 
+  if (env.sites.empty()) {
+    // Nothing was looked at, so nothing can be said to be beyond the lock.
+    out.push_back(skipped("packages.unexpected", "no packages beyond the lock", "none",
+                          "no python3.X site-packages found"));
+    if (context.options().deep) {
+      out.push_back(record_check(installed));
+    }
+    return out;
+  }
   std::vector<std::string> unexpected;
   nlohmann::json unexpected_list = nlohmann::json::array();
   std::size_t inherited_extra = 0;
