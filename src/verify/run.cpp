@@ -82,6 +82,9 @@ std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock
   gpu.no_gpu = options.no_gpu;
   gpu.devices = devices;
   gpu.quick = options.quick;
+  gpu.smoke = wanted(options, "smoke");
+  gpu.gemm = wanted(options, "gemm");
+  gpu.allreduce = wanted(options, "allreduce");
   const PythonEnvironment& env = context.python();
   gpu.site_packages = env.sites;
   gpu.site_packages.insert(gpu.site_packages.end(), env.inherited_sites.begin(),

@@ -112,7 +112,7 @@ std::vector<CheckResult> new_device_checks(const DeviceInfo& device) {
 
 std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& device,
                                        const blaslt::Library* blas, const std::string& blas_error,
-                                       const DeviceSizes& sizes) {
+                                       const DeviceSizes& sizes, const DeviceWork& work) {
   auto checks = new_device_checks(device);
   CheckResult smoke = std::move(checks[0]);
   CheckResult bandwidth = std::move(checks[1]);
@@ -132,21 +132,31 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
     return {smoke, bandwidth, gemm};
   }
   Stopwatch watch;
-  if (auto status = run_known_answer(api, *kernels, sizes.known_answer_elements, smoke); !status) {
-    smoke = failed(smoke, status.error());
+  std::vector<CheckResult> out;
+  if (work.smoke) {
+    if (auto status = run_known_answer(api, *kernels, sizes.known_answer_elements, smoke);
+        !status) {
+      smoke = failed(smoke, status.error());
+    }
+    smoke.seconds = watch.lap();
+    if (auto status = run_bandwidth(api, *kernels, sizes.copy_bytes, bandwidth); !status) {
+      bandwidth = failed(bandwidth, status.error());
+    }
+    bandwidth.seconds = watch.lap();
+    out.push_back(std::move(smoke));
+    out.push_back(std::move(bandwidth));
   }
-  smoke.seconds = watch.lap();
-  if (auto status = run_bandwidth(api, *kernels, sizes.copy_bytes, bandwidth); !status) {
-    bandwidth = failed(bandwidth, status.error());
+  if (work.gemm) {
+    watch.lap();
+    if (blas == nullptr) {
+      gemm = failed(gemm, env_error(blas_error));
+    } else if (auto status = run_gemm_check(api, *kernels, *blas, sizes, gemm); !status) {
+      gemm = failed(gemm, status.error());
+    }
+    gemm.seconds = watch.lap();
+    out.push_back(std::move(gemm));
   }
-  bandwidth.seconds = watch.lap();
-  if (blas == nullptr) {
-    gemm = failed(gemm, env_error(blas_error));
-  } else if (auto status = run_gemm_check(api, *kernels, *blas, sizes, gemm); !status) {
-    gemm = failed(gemm, status.error());
-  }
-  gemm.seconds = watch.lap();
-  return {smoke, bandwidth, gemm};
+  return out;
 }
 
 Result<std::vector<DeviceInfo>> list_devices(const cuda::Api& api,

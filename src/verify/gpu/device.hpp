@@ -46,11 +46,18 @@ struct DeviceSizes {
 };
 DeviceSizes device_sizes(const GpuOptions& options);
 
-// The checks of one device: "gpu.<i>.smoke", "gpu.<i>.bandwidth" and "gpu.<i>.gemm_bf16".
-// `blas` is null when cuBLASLt did not load; `blas_error` then says why (the GEMM check fails with
-// it). Never fails as a whole: each check carries its own failure.
+// Which of a device's checks to run (the groups --check asked for).
+struct DeviceWork {
+  bool smoke = true; // the known-answer kernel and the memory bandwidth
+  bool gemm = true;
+};
+
+// The checks of one device: "gpu.<i>.smoke" and "gpu.<i>.bandwidth" (work.smoke), and
+// "gpu.<i>.gemm_bf16" (work.gemm). `blas` is null when cuBLASLt did not load; `blas_error` then
+// says why (the GEMM check fails with it). Never fails as a whole: each check carries its own
+// failure.
 std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& device,
                                        const blaslt::Library* blas, const std::string& blas_error,
-                                       const DeviceSizes& sizes);
+                                       const DeviceSizes& sizes, const DeviceWork& work);
 
 } // namespace envlock::verify

@@ -131,34 +131,43 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
   std::vector<CheckResult> checks = {count_check(lock, *driver, driver_version, *devices),
                                      model_check(lock, *devices)};
   checks[0].seconds = watch.lap();
-  if (devices->empty()) {
+  checks[1].seconds = checks[0].seconds; // one lap found both
+  if (devices->empty() || !(options.smoke || options.gemm || options.allreduce)) {
     return checks;
   }
 
   const auto library_dirs = python_library_dirs(options.site_packages);
-  auto blas = blaslt::load(library_candidates(
-      library_dirs, {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}));
+  Result<blaslt::Library> blas = env_error("not loaded: no GEMM asked for");
+  if (options.gemm) {
+    blas = blaslt::load(library_candidates(
+        library_dirs, {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}));
+  }
   const std::string blas_error = blas ? "" : "cuBLASLt: " + blas.error().message;
-  auto nccl = nccl::load(library_candidates(library_dirs, {"libnccl.so.2"}));
-  const std::string nccl_error = nccl ? "" : "NCCL: " + nccl.error().message;
 
   const DeviceSizes sizes = device_sizes(options);
-  std::vector<std::vector<CheckResult>> per_device(devices->size());
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t i = 0; i < devices->size(); ++i) {
-      threads.emplace_back([&, i]() {
-        per_device[i] =
-            device_checks(api, (*devices)[i], blas ? &*blas : nullptr, blas_error, sizes);
-      });
+  const DeviceWork work{options.smoke, options.gemm};
+  if (options.smoke || options.gemm) {
+    std::vector<std::vector<CheckResult>> per_device(devices->size());
+    {
+      std::vector<std::jthread> threads;
+      for (std::size_t i = 0; i < devices->size(); ++i) {
+        threads.emplace_back([&, i]() {
+          per_device[i] =
+              device_checks(api, (*devices)[i], blas ? &*blas : nullptr, blas_error, sizes, work);
+        });
+      }
+    }
+    for (auto& results : per_device) {
+      checks.insert(checks.end(), results.begin(), results.end());
     }
   }
-  for (auto& results : per_device) {
-    checks.insert(checks.end(), results.begin(), results.end());
+  if (options.allreduce) {
+    auto nccl = nccl::load(library_candidates(library_dirs, {"libnccl.so.2"}));
+    const std::string nccl_error = nccl ? "" : "NCCL: " + nccl.error().message;
+    auto nccl_checks =
+        allreduce_checks(api, lock, *devices, nccl ? &*nccl : nullptr, nccl_error, options);
+    checks.insert(checks.end(), nccl_checks.begin(), nccl_checks.end());
   }
-  auto nccl_checks =
-      allreduce_checks(api, lock, *devices, nccl ? &*nccl : nullptr, nccl_error, options);
-  checks.insert(checks.end(), nccl_checks.begin(), nccl_checks.end());
   return checks;
 }
 

@@ -20,6 +20,11 @@ struct GpuOptions {
   std::uint64_t sweep_min = 1 << 20; // all-reduce sweep, bytes
   std::uint64_t sweep_max = std::uint64_t{1} << 30;
   bool quick = false; // smaller sizes, for tests
+  // The groups asked for (--check): work for the others is not done at all, so a prolog's
+  // `--check gpu,smoke` loads neither cuBLASLt nor NCCL.
+  bool smoke = true;     // the known-answer kernel and the memory bandwidth
+  bool gemm = true;      // cuBLASLt BF16 GEMM
+  bool allreduce = true; // NCCL all-reduce and its busbw sweep
   // site-packages folders whose nvidia/*/lib and torch/lib hold the NCCL and cuBLASLt PyTorch
   // loads (verify-core passes its --site-packages / found environments); empty: the defaults of
   // python_library_dirs (VIRTUAL_ENV, UV_PROJECT_ENVIRONMENT, /opt/venv, python3 on PATH).
