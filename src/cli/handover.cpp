@@ -5,6 +5,8 @@
 #include "handover/render.hpp"
 #include "util/fs.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 namespace envlock::cli {
@@ -16,9 +18,60 @@ struct HandoverOptions {
   std::string output;
 };
 
-Result<ExitCode> run_handover(const HandoverOptions& o) {
+// With no record named: the usual files of the current folder, those that exist (the lock, the
+// build's, squashfs's and provenance's results, reports/), each said on stderr.
+handover::RecordPaths usual_records() {
+  namespace fs = std::filesystem;
+  handover::RecordPaths p;
+  const auto take = [](fs::path& slot, const fs::path& candidate) {
+    std::error_code ec;
+    if (fs::exists(candidate, ec)) {
+      slot = candidate;
+      std::cerr << "envlock: reading " << candidate.string() << "\n";
+    }
+  };
+  take(p.lock, "envlock.lock.json");
+  take(p.provenance, "provenance.json");
+  take(p.build_result, "build-result.json");
+  take(p.node, "node.json");
+  take(p.previous_lock, "previous.lock.json");
+  std::vector<fs::path> results;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(".", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.ends_with(".squashfs-result.json") || name == "squashfs-result.json") {
+      results.push_back(name);
+    }
+  }
+  std::sort(results.begin(), results.end());
+  if (results.size() == 1) {
+    take(p.squashfs_result, results.front());
+  } else if (results.size() > 1) {
+    std::cerr << "envlock: " << results.size()
+              << " squashfs results here; name the one with --squashfs-result\n";
+  }
+  if (fs::is_directory("reports", ec)) {
+    p.reports_dir = "reports";
+    std::cerr << "envlock: reading reports/*.json\n";
+  }
+  return p;
+}
+
+bool none_named(const handover::RecordPaths& p) {
+  return p.lock.empty() && p.provenance.empty() && p.build_result.empty() &&
+         p.squashfs_result.empty() && p.node.empty() && p.reports_dir.empty() &&
+         p.previous_lock.empty();
+}
+
+Result<ExitCode> run_handover(HandoverOptions o) {
+  if (o.output.empty()) {
+    o.output = "handover.md";
+  }
   ENVLOCK_TRY_ASSIGN(const handover::HandoverFormat format,
                      handover::handover_format_for(o.output));
+  if (none_named(o.paths)) {
+    o.paths = usual_records();
+  }
   ENVLOCK_TRY_ASSIGN(const handover::Records records, handover::read_records(o.paths));
   const handover::Handover handover = handover::build_handover(records);
   ENVLOCK_TRY_ASSIGN(const std::string text, handover::render_handover(handover, records, format));
@@ -35,7 +88,8 @@ Result<ExitCode> run_handover(const HandoverOptions& o) {
 
 const RegisterCommand k_register{{
     "handover",
-    "Write the environment handover record (Markdown, HTML or JSON) from the records given",
+    "Write the environment handover record (Markdown, HTML or JSON) from the records given, "
+    "or from the usual files of this folder",
     [](CLI::App& app) -> Runner {
       auto o = std::make_shared<HandoverOptions>();
       auto& p = o->paths;
@@ -54,8 +108,8 @@ const RegisterCommand k_register{{
       app.add_option("--previous-lock", p.previous_lock,
                      "The lock of the previous environment (the way back)")
           ->check(CLI::ExistingFile);
-      app.add_option("-o,--output", o->output, "handover.md, handover.html or handover.json")
-          ->required();
+      app.add_option("-o,--output", o->output,
+                     "handover.md (the default), handover.html or handover.json");
       return [o] { return run_handover(*o); };
     },
 }};

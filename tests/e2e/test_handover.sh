@@ -49,6 +49,21 @@ done
 run_cmd h "$ENVLOCK" handover --node node.json -o mine.md
 check_eq "$h_rc" 0 "handover from this machine's facts"
 check_contains "$(cat mine.md)" "| NVIDIA driver | **missing** |  |" "a missing driver stays missing"
+# ---- no options: the usual files of this folder, said on stderr, into handover.md
+cp -r "$DATA/full" usual
+(cd usual && "$ENVLOCK" handover) >usual.out 2>usual.err
+check_eq "$?" 0 "handover with no options: exit 0"
+check_eq "$(cat usual/handover.md)" "$(cat "$DATA/full.md")" \
+  "handover with no options: the usual files give the full record, in handover.md"
+check_eq "$(cat usual.err)" "envlock: reading envlock.lock.json
+envlock: reading provenance.json
+envlock: reading build-result.json
+envlock: reading node.json
+envlock: reading previous.lock.json
+envlock: reading squashfs-result.json
+envlock: reading reports/*.json
+envlock: wrote handover.md (7 items missing)" "handover with no options: says what it read and wrote"
+
 run_cmd h "$ENVLOCK" handover -o handover.txt
 check_eq "$h_rc" 2 "unknown extension exits 2"
 check_eq "$h_err" "envlock: error: handover.txt: unknown extension '.txt'; use .md, .html or .json" "unknown extension message"
