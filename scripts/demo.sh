@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # The envlock demo (README command 1), on one machine and without the internet: installs the
-# packages, builds envlock, then runs the real flow against real services on loopback:
-#   1. starts docker-registry on a free port (storage in a temporary folder),
-#   2. builds a tiny busybox base image with umoci and pushes it with skopeo,
-#   3. makes a local git repository with a release tag (a stand-in for Megatron-LM),
-#   4. copies examples/demo/ (envlock.yaml, pyproject.toml, uv.lock) and points it at both,
-#   5. envlock lock, envlock lock --check, envlock render --with-verifier,
-# and prints what came out. Everything it started is stopped on exit; the files are removed
-# unless ENVLOCK_DEMO_KEEP=1. ENVLOCK=PATH runs that envlock instead of installing and building.
+# packages, builds the two executables, then runs the whole flow against real services on
+# loopback, the README's quick tour line by line:
+#   a registry (docker-registry) with a tiny busybox base image, a local git repository with a
+#   release tag (a stand-in for Megatron-LM), examples/demo/ pointed at both; then lock, lock
+#   --check, render, build with buildah and push, provenance and its signature, squashfs, squashfs
+#   verify, envlock-verify --root on the unpacked image, a diff against the lock of the next
+#   release, and the handover record.
+# Everything it started is stopped on exit; the files are removed unless ENVLOCK_DEMO_KEEP=1.
+# ENVLOCK=PATH runs that envlock (and the envlock-verify beside it) instead of installing and
+# building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
+start=$(date +%s)
 
 if [ -z "${ENVLOCK:-}" ]; then
+  echo "demo: installs the packages (apt-get), builds envlock and envlock-verify into build/ (the"
+  echo "      first build takes about 15 minutes on 2 cores, later ones seconds with ccache), then"
+  echo "      runs the whole flow on loopback, offline, in about a minute."
   bash scripts/install-deps.sh
-  bash scripts/build.sh
+  bash scripts/build.sh envlock envlock-verify
   ENVLOCK=$REPO/build/envlock
 fi
+BIN=$(cd "$(dirname "$ENVLOCK")" && pwd)
+export PATH=$BIN:$PATH
 
 . scripts/lib/demo_services.sh
 DEMO=$(mktemp -d "${TMPDIR:-/tmp}/envlock-demo.XXXXXX")
@@ -40,14 +48,15 @@ demo_start_registry "$DEMO/registry"
 demo_push_base "$DEMO/image" "$DEMO_REGISTRY/demo/base:v1"
 echo "registry $DEMO_REGISTRY: demo/base:v1 pushed"
 mkdir -p "$DEMO/project"
-cp examples/demo/envlock.yaml examples/demo/pyproject.toml examples/demo/uv.lock "$DEMO/project/"
+cp examples/demo/envlock.yaml examples/demo/pyproject.toml examples/demo/uv.lock \
+  examples/demo/Dockerfile.mustache "$DEMO/project/"
 sed -i "s/127\.0\.0\.1:5000/$DEMO_REGISTRY/g" "$DEMO/project/envlock.yaml"
 demo_git_repo "$DEMO/project/megatron-lm" core_v0.0.1
 echo "git repository megatron-lm: tag core_v0.0.1"
 cd "$DEMO/project"
 
 say "lock: resolve every floating name once"
-show "$ENVLOCK" lock --insecure-registry "$DEMO_REGISTRY"
+show envlock lock
 python3 - <<'PY'
 import json
 lock = json.load(open("envlock.lock.json"))
@@ -59,13 +68,45 @@ print(f"uv.lock     sha256 {py['uv_lock']['sha256']}, {len(py['uv_lock']['packag
 PY
 
 say "lock --check: nothing has drifted"
-show "$ENVLOCK" lock --check --insecure-registry "$DEMO_REGISTRY"
+show envlock lock --check
 
-say "render --with-verifier: the Dockerfile, every reference pinned"
-show "$ENVLOCK" render --with-verifier -o Dockerfile
-cat Dockerfile
-"$ENVLOCK" render --with-verifier -o Dockerfile.again
+say "render: the Dockerfile, every reference pinned (twice: the same bytes)"
+show envlock render -o Dockerfile
+sed -n '/^FROM/p' Dockerfile
+envlock render -o Dockerfile.again
 cmp Dockerfile Dockerfile.again
 echo "(rendered twice: identical bytes, sha256 $(sha256sum Dockerfile | cut -d' ' -f1))"
 
-say "done"
+say "build: buildah builds the image (the demo's offline template) and pushes it"
+show envlock build --template Dockerfile.mustache --with-verifier --push -q
+python3 -c 'import json; r = json.load(open("build-result.json")); print("image", r["image"]["reference"])'
+
+say "provenance: the SLSA statement of the build, signed"
+show envlock provenance -o provenance.json
+show envlock keygen -o key
+show envlock provenance sign --key key provenance.json -o provenance.dsse.json
+
+say "squashfs: the Enroot image of the built image, and its check"
+show envlock squashfs -o image.sqsh
+show envlock squashfs verify image.sqsh
+
+say "envlock-verify --root: the image checked offline against its lock"
+unsquashfs -q -no-progress -d rootfs image.sqsh >/dev/null
+show envlock-verify --root rootfs --check image,megatron --json report.json
+
+say "diff: what the next release would change"
+demo_git_release megatron-lm core_v0.0.2
+sed 's/ref: core_v0.0.1/ref: core_v0.0.2/' envlock.yaml >next.yaml
+envlock lock -f next.yaml -o next.lock.json >/dev/null
+show envlock diff envlock.lock.json next.lock.json
+
+say "handover: the environment handover record"
+mkdir -p reports && cp report.json reports/
+show envlock handover
+sed -n 1,12p handover.md
+
+say "done in $(($(date +%s) - start)) s"
+echo "executables: $BIN/envlock, $BIN/envlock-verify (add $BIN to PATH, or: cmake --install build)"
+if [ "${ENVLOCK_DEMO_KEEP:-0}" = 1 ]; then
+  echo "outputs: $DEMO/project (lock, Dockerfile, build-result.json, provenance, image.sqsh, report, handover.md)"
+fi

@@ -81,3 +81,15 @@ demo_git_repo() {
   "${g[@]}" commit -q -am "release 0.0.1"
   "${g[@]}" tag -a "$tag" -m "release $tag"
 }
+
+# demo_git_release DIR TAG: one more commit in the stand-in repository, tagged TAG (annotated).
+demo_git_release() {
+  local dir=$1 tag=$2
+  local g=(env GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+    GIT_AUTHOR_NAME=Demo GIT_AUTHOR_EMAIL=demo@example.invalid GIT_AUTHOR_DATE=2026-02-01T00:00:00Z
+    GIT_COMMITTER_NAME=Demo GIT_COMMITTER_EMAIL=demo@example.invalid
+    GIT_COMMITTER_DATE=2026-02-01T00:00:00Z git -C "$dir")
+  echo "__version__ = '${tag#core_v}'" > "$dir/megatron/core/package_info.py"
+  "${g[@]}" commit -q -am "release ${tag#core_v}"
+  "${g[@]}" tag -a "$tag" -m "release $tag"
+}
