@@ -3,7 +3,9 @@
 #include "fleet/outliers.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string_view>
 
 namespace envlock::fleet {
 
@@ -34,7 +36,46 @@ std::vector<const nlohmann::json*> checks_of(const NodeInput& node) {
   return out;
 }
 
-void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node) {
+// The chain column: the links the node's report names (the lock it checked, the image or .sqsh
+// it ran) against the fleet's. "pass" when every link both name agrees, "fail" on the first that
+// does not, "skip" when the report names none (nothing is guessed).
+struct ChainCell {
+  std::string outcome;
+  std::optional<Failure> failure;
+};
+
+ChainCell chain_cell(const NodeInput& node, const AggregateOptions& options) {
+  const auto text = [&](const char* key) { return text_of(node.report, key); };
+  const bool sqsh = options.image.ends_with(".sqsh");
+  struct Link {
+    const char* what;
+    std::string expected;
+    std::string found;
+  };
+  const std::string sqsh_sha = text("sqsh_sha256");
+  const std::vector<Link> links = {
+      {"lock_sha256", options.lock_sha256, text("lock_sha256")},
+      sqsh ? Link{"sqsh_sha256", options.image_digest, sqsh_sha.empty() ? "" : "sha256:" + sqsh_sha}
+           : Link{"image_digest", options.image_digest, text("image_digest")}};
+  bool compared = false;
+  for (const auto& link : links) {
+    if (link.expected.empty() || link.found.empty()) {
+      continue;
+    }
+    compared = true;
+    if (link.expected != link.found) {
+      return {"fail",
+              Failure{node.node, "chain", link.expected, link.found,
+                      std::string("the report's ") + link.what +
+                          " is not the fleet's: the node checked another " +
+                          (std::string_view(link.what) == "lock_sha256" ? "lock" : "image")}};
+    }
+  }
+  return {compared ? "pass" : "skip", std::nullopt};
+}
+
+void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node,
+              const AggregateOptions& options) {
   if (!node.reported && node.not_verified) {
     report.node_outcomes[node.node] = NodeOutcome::not_verified;
     report.not_verified.push_back({node.node, *node.not_verified});
@@ -59,6 +100,12 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
       report.failures.push_back({node.node, id, text_of(*check, "expected"),
                                  text_of(*check, "found"), text_of(*check, "reason")});
     }
+  }
+  ChainCell chain = chain_cell(node, options);
+  report.chain[node.node] = chain.outcome;
+  if (chain.failure) {
+    failed = true;
+    report.failures.push_back(std::move(*chain.failure));
   }
   if (!failed && node.exit_code.value_or(0) != 0) {
     failed = true;
@@ -106,7 +153,7 @@ FleetReport aggregate(std::vector<NodeInput> nodes, const AggregateOptions& opti
   std::set<std::string> seen;
   for (const auto& node : nodes) {
     report.nodes.push_back(node.node);
-    add_node(report, seen, node);
+    add_node(report, seen, node, options);
   }
   report.reference_node =
       options.reference.empty() && !nodes.empty() ? nodes.front().node : options.reference;

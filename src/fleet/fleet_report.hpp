@@ -72,6 +72,9 @@ struct FleetReport {
   std::map<std::string, NodeOutcome> node_outcomes;
   // node -> check -> "pass" / "fail" / "skip" (absent: the node did not run that check)
   std::map<std::string, std::map<std::string, std::string>> matrix;
+  // node -> "pass" / "fail" / "skip": the lock and image the node's report names against the
+  // fleet's lock_sha256 and image_digest (skip: the report names neither). Reported nodes only.
+  std::map<std::string, std::string> chain;
   std::vector<Failure> failures; // by node, then check order
   std::vector<Outlier> outliers;
   std::vector<Missing> missing;

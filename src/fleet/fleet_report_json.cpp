@@ -20,8 +20,11 @@ nlohmann::json fleet_report_to_json(const FleetReport& report) {
   nlohmann::json nodes = nlohmann::json::array();
   for (const auto& node : report.nodes) {
     const auto row = report.matrix.find(node);
+    const auto chain = report.chain.find(node);
     nodes.push_back({{"node", node},
                      {"outcome", to_string(report.node_outcomes.at(node))},
+                     {"chain", chain == report.chain.end() ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(chain->second)},
                      {"checks", row == report.matrix.end() ? nlohmann::json::object()
                                                            : nlohmann::json(row->second)}});
   }
@@ -93,6 +96,9 @@ std::optional<FleetReport> fleet_report_from_json(const nlohmann::json& value) {
       report.nodes.push_back(name);
       report.node_outcomes[name] = *outcome;
       report.matrix[name] = node.at("checks").get<std::map<std::string, std::string>>();
+      if (const auto chain = node.find("chain"); chain != node.end() && chain->is_string()) {
+        report.chain[name] = chain->get<std::string>();
+      }
     }
     for (const auto& f : value.at("failures")) {
       report.failures.push_back(

@@ -61,17 +61,22 @@ std::string fleet_report_to_markdown(const FleetReport& report) {
   out << "- lock sha256: " << report.lock_sha256 << "\n";
   out << "- reference node: " << report.reference_node << "\n";
   out << "- outcome: **" << (report.passed() ? "pass" : "fail") << "**, " << summary_line(report)
-      << "\n\n## Matrix\n\n| node | outcome |";
+      << "\n\n## Matrix\n\n| node | outcome | chain |";
   for (const auto& check : report.checks) {
     out << " " << check << " |";
   }
-  out << "\n| --- | --- |";
+  out << "\n| --- | --- | --- |";
   for (std::size_t i = 0; i < report.checks.size(); ++i) {
     out << " --- |";
   }
   out << "\n";
   for (const auto& node : report.nodes) {
-    out << "| " << node << " | " << to_string(report.node_outcomes.at(node)) << " |";
+    const auto chain = report.chain.find(node);
+    out << "| " << node << " | " << to_string(report.node_outcomes.at(node)) << " | "
+        << (chain == report.chain.end() ? ""
+            : chain->second == "fail"   ? "**FAIL**"
+                                        : chain->second)
+        << " |";
     for (const auto& check : report.checks) {
       out << " " << matrix_cell(report, node, check) << " |";
     }

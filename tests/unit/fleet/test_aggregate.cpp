@@ -55,6 +55,48 @@ TEST_SUITE("fleet.aggregate") {
     CHECK(report.matrix.at("node2").at("torch.version") == "fail");
   }
 
+  TEST_CASE("the chain column: each report's lock and image against the fleet's, never guessed") {
+    const std::string lock(64, 'a');
+    const std::string sqsh(64, 'b');
+    auto same = synthetic_node("node1", good(4.0), 0);
+    same.report["lock_sha256"] = lock;
+    same.report["sqsh_sha256"] = sqsh;
+    auto other_lock = synthetic_node("node2", good(4.0), 0);
+    other_lock.report["lock_sha256"] = std::string(64, 'c');
+    other_lock.report["sqsh_sha256"] = sqsh;
+    auto other_image = synthetic_node("node3", good(4.0), 0);
+    other_image.report["lock_sha256"] = lock;
+    other_image.report["sqsh_sha256"] = std::string(64, 'd');
+    auto unnamed = synthetic_node("node4", good(4.0), 0);
+    unnamed.report["sqsh_sha256"] = nullptr;
+    AggregateOptions options;
+    options.image = "train.sqsh";
+    options.image_digest = "sha256:" + sqsh;
+    options.lock_sha256 = lock;
+    const auto report = aggregate(
+        {same, other_lock, other_image, unnamed, missing_node("node5", "no report")}, options);
+    CHECK(report.chain.at("node1") == "pass");
+    CHECK(report.chain.at("node2") == "fail");
+    CHECK(report.chain.at("node3") == "fail");
+    CHECK(report.chain.at("node4") == "skip");
+    CHECK(report.chain.count("node5") == 0);
+    CHECK(report.node_outcomes.at("node4") == NodeOutcome::pass);
+    REQUIRE(report.failures.size() == 2);
+    CHECK(report.failures[0].node == "node2");
+    CHECK(report.failures[0].check == "chain");
+    CHECK(report.failures[0].found == std::string(64, 'c'));
+    CHECK(report.failures[0].reason ==
+          "the report's lock_sha256 is not the fleet's: the node checked another lock");
+    CHECK(report.failures[1].expected == "sha256:" + sqsh);
+    CHECK(report.failures[1].found == "sha256:" + std::string(64, 'd'));
+    CHECK(report.failures[1].reason ==
+          "the report's sqsh_sha256 is not the fleet's: the node checked another image");
+    const auto back =
+        envlock::fleet::fleet_report_from_json(envlock::fleet::fleet_report_to_json(report));
+    REQUIRE(back.has_value());
+    CHECK(back->chain == report.chain);
+  }
+
   TEST_CASE("a figure more than the tolerance below the reference node's is an outlier") {
     AggregateOptions options;
     options.reference = "node2";
