@@ -14,7 +14,7 @@ namespace envlock::oci {
 
 namespace {
 
-constexpr const char* k_docker_hub = "registry-1.docker.io";
+constexpr const char* k_credentials_docker_hub = "registry-1.docker.io";
 
 // host[:port] of a config.json key: "https://host:port/v1/" -> "host:port".
 std::string key_host(std::string_view key) {
@@ -29,7 +29,7 @@ bool key_matches(std::string_view key, std::string_view registry) {
   if (host == registry) {
     return true;
   }
-  return registry == k_docker_hub && (host == "index.docker.io" || host == "docker.io");
+  return registry == k_credentials_docker_hub && (host == "index.docker.io" || host == "docker.io");
 }
 
 std::string host_only(std::string_view registry) {
