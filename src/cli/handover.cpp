@@ -54,6 +54,9 @@ const RegisterCommand k_register{{
       app.add_option("--previous-lock", p.previous_lock,
                      "The lock of the previous environment (the way back)")
           ->check(CLI::ExistingFile);
+      app.add_option("--rollback", p.rollback,
+                     "The report of envlock rollback check --json (row 7)")
+          ->check(CLI::ExistingFile);
       app.add_option("-o,--output", o->output, "handover.md, handover.html or handover.json")
           ->required();
       return [o] { return run_handover(*o); };
