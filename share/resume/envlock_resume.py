@@ -13,10 +13,14 @@ envlock-verify runs it with the image's own Python and PyTorch:
       step to --records ({"kind": "step", "step": K, "loss": HEX, "lr": HEX}, floats as float.hex()),
       saving a checkpoint to --save and the final parameters (float32, little-endian, in
       parameter order) to --params. Under torchrun it trains with DistributedDataParallel.
+  envlock_resume.py train --data PREFIX --load DIR --extra-steps N --records FILE [model options]
+      Loads the checkpoint in DIR (written by this trainer, perhaps with another PyTorch) and
+      trains N more steps: the checkpoint-load check (docs/manual/verify.md).
 
 ENVLOCK_RESUME_BREAK=data_position (or rng), for testing the check itself, leaves that part of
 the checkpoint unrestored. Errors go to stderr as "envlock-resume: error: ..." with exit status 3
-(environment: no PyTorch, no GPU) or 2 (bad input: the token file).
+(environment: no PyTorch, no GPU) or 2 (bad input: the token file); a checkpoint that cannot be
+loaded is "envlock-resume: cannot load checkpoint FILE: ..." with exit status 1.
 """
 import argparse
 import hashlib
@@ -70,6 +74,8 @@ def options():
     parser.add_argument("--dropout", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--stop", type=int, default=0, help="the last step to run")
+    parser.add_argument("--extra-steps", type=int, default=0,
+                        help="with --load: train this many steps after the checkpoint's")
     parser.add_argument("--records", help="the JSON lines file to append step records to")
     parser.add_argument("--save")
     parser.add_argument("--load")
@@ -249,6 +255,32 @@ def compute(args):
                      sort_keys=True))
 
 
+_STATE_KEYS = ("model", "optimizer", "scheduler", "step", "loader", "rng")
+
+
+def load_checkpoint(torch, path, model, optimizer, scheduler):
+    """The checkpoint's state, restored into the model, optimizer and scheduler; a checkpoint
+    that cannot be read or is another trainer's ends the run with exit status 1."""
+    def refuse(why):
+        sys.stderr.write("envlock-resume: cannot load checkpoint %s: %s\n" % (path, why))
+        sys.exit(1)
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as error:  # torch raises RuntimeError, pickle errors, EOFError, ...
+        refuse("%s: %s" % (type(error).__name__, error))
+    if not isinstance(state, dict) or any(key not in state for key in _STATE_KEYS):
+        found = ", ".join(sorted(map(str, state))) if isinstance(state, dict) else type(state).__name__
+        refuse("not a checkpoint of envlock_resume.py (it holds %s; expected %s)"
+               % (found or "nothing", ", ".join(_STATE_KEYS)))
+    try:
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+    except Exception as error:  # a model of other sizes: --resume-args must match the writer's
+        refuse("%s: %s" % (type(error).__name__, str(error).splitlines()[0] if str(error) else ""))
+    return state
+
+
 def save_checkpoint(torch, path, state):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     torch.save(state, path + ".tmp")
@@ -266,12 +298,11 @@ def train(args):
     broken = set(filter(None, os.environ.get("ENVLOCK_RESUME_BREAK", "").split(",")))
     step = 0
     if args.load:
-        state = torch.load(os.path.join(args.load, "rank%d.pt" % rank), map_location="cpu",
-                           weights_only=False)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
+        state = load_checkpoint(torch, os.path.join(args.load, "rank%d.pt" % rank), model,
+                                optimizer, scheduler)
         step = state["step"]
+        if args.extra_steps:
+            args.stop = step + args.extra_steps
         if "data_position" not in broken:
             loader.restore(state["loader"])
         if "rng" not in broken:
@@ -329,8 +360,10 @@ def main():
     if args.mode == "compute":
         compute(args)
     else:
-        if args.stop < 1 or not args.records:
-            die("train needs --stop N (N >= 1) and --records FILE", 2)
+        if args.extra_steps and not args.load:
+            die("--extra-steps needs --load DIR", 2)
+        if (args.stop < 1 and args.extra_steps < 1) or not args.records:
+            die("train needs --stop N or --load DIR --extra-steps N (N >= 1) and --records FILE", 2)
         train(args)
     sys.stderr.write("envlock-resume: %s done in %.1f s\n" % (args.mode, time.time() - started))
 

@@ -35,6 +35,7 @@ handover::RecordPaths usual_records() {
   take(p.build_result, "build-result.json");
   take(p.node, "node.json");
   take(p.previous_lock, "previous.lock.json");
+  take(p.rollback, "rollback.json");
   std::vector<fs::path> results;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(".", ec)) {
@@ -60,7 +61,7 @@ handover::RecordPaths usual_records() {
 bool none_named(const handover::RecordPaths& p) {
   return p.lock.empty() && p.provenance.empty() && p.build_result.empty() &&
          p.squashfs_result.empty() && p.node.empty() && p.reports_dir.empty() &&
-         p.previous_lock.empty();
+         p.previous_lock.empty() && p.rollback.empty();
 }
 
 Result<ExitCode> run_handover(HandoverOptions o) {
@@ -107,6 +108,9 @@ const RegisterCommand k_register{{
           ->check(CLI::ExistingFile);
       app.add_option("--previous-lock", p.previous_lock,
                      "The lock of the previous environment (the way back)")
+          ->check(CLI::ExistingFile);
+      app.add_option("--rollback", p.rollback,
+                     "The report of envlock rollback check --json (row 7)")
           ->check(CLI::ExistingFile);
       app.add_option("-o,--output", o->output,
                      "handover.md (the default), handover.html or handover.json");

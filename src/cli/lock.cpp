@@ -9,9 +9,13 @@
 #include "resolve/resolve.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <unistd.h>
 
 namespace envlock::cli {
 
@@ -51,15 +55,57 @@ std::optional<std::filesystem::path> megatron_repo(const LockOptions& options) {
   return std::filesystem::path(options.megatron_repo);
 }
 
+// "hashing data/x.bin: 1.2 of 9.8 GiB" on standard error, rewritten in place, when standard
+// error is a terminal; nothing otherwise. Shown at most every 64 MiB and cleared at the end.
+class HashProgressLine {
+public:
+  HashProgressLine() : m_terminal(::isatty(STDERR_FILENO) != 0) {}
+  HashProgressLine(const HashProgressLine&) = delete;
+  HashProgressLine& operator=(const HashProgressLine&) = delete;
+  ~HashProgressLine() {
+    if (m_shown) {
+      std::cerr << "\r\033[K" << std::flush;
+    }
+  }
+
+  [[nodiscard]] resolve::FileProgress callback() {
+    if (!m_terminal) {
+      return {};
+    }
+    return [this](const std::string& path, std::uint64_t hashed, std::uint64_t size) {
+      constexpr std::uint64_t k_step = std::uint64_t{64} << 20U;
+      if (path == m_path && hashed < m_next && hashed < size) {
+        return;
+      }
+      m_path = path;
+      m_next = hashed + k_step;
+      constexpr double k_gib = 1024.0 * 1024.0 * 1024.0;
+      char line[64];
+      (void)std::snprintf(line, sizeof line, ": %.1f of %.1f GiB",
+                          static_cast<double>(hashed) / k_gib, static_cast<double>(size) / k_gib);
+      std::cerr << "\r\033[Khashing " << path << line << std::flush;
+      m_shown = true;
+    };
+  }
+
+private:
+  bool m_terminal;
+  bool m_shown = false;
+  std::string m_path;
+  std::uint64_t m_next = 0;
+};
+
 std::string short_digest(const std::string& digest) {
   return digest.substr(0, 19); // "sha256:" and 12 hex digits
 }
 
 Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions& options) {
   const auto path = lock_path(options);
+  std::optional<HashProgressLine> progress(std::in_place);
   ENVLOCK_TRY_ASSIGN(const lock::Lock result,
                      resolve::resolve_lock(manifest, path, make_resolver(options.registry),
-                                           megatron_repo(options)));
+                                           megatron_repo(options), progress->callback()));
+  progress.reset();
   ENVLOCK_TRY(lock::write_lock(path, result));
   std::cout << "locked " << path.string() << "\n";
   std::cout << "  base image " << result.base_image.name << ":" << result.base_image.tag << " @ "
@@ -84,6 +130,15 @@ Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions
   }
   std::cout << "  " << result.python.uv_lock.path << ": " << result.python.uv_lock.packages.size()
             << " packages\n";
+  if (result.training) {
+    const auto files = lock::training_files(*result.training);
+    std::uint64_t bytes = 0;
+    for (const auto& [field, file] : files) {
+      bytes += static_cast<std::uint64_t>(file->size);
+    }
+    std::cout << "  training: " << files.size() << (files.size() == 1 ? " file, " : " files, ")
+              << bytes << " bytes hashed\n";
+  }
   return ExitCode::ok;
 }
 
@@ -97,9 +152,12 @@ Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions
   ENVLOCK_TRY(lock::check_pins(existing, path.string()));
   const auto refresh =
       options.refresh ? resolve::Refresh::remote_refs : resolve::Refresh::local_only;
+  std::optional<HashProgressLine> progress(std::in_place);
   ENVLOCK_TRY_ASSIGN(const auto drifts,
                      resolve::find_drift(manifest, existing, path, refresh,
-                                         make_resolver(options.registry), megatron_repo(options)));
+                                         make_resolver(options.registry), megatron_repo(options),
+                                         progress->callback()));
+  progress.reset();
   for (const auto& line : drifts) {
     std::cout << line << "\n";
   }

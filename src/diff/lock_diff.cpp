@@ -331,6 +331,34 @@ json context_json(const lock::Lock& l) {
   return out;
 }
 
+// The training sample and how it is launched, as fields a reviewer reads: each file by its path
+// ("training.data[data/x.bin]": "SHA256, N bytes"), the data prefix, the checkpoint folder, the
+// launch command and each launch folder.
+std::map<std::string, std::string> training_fields(const lock::Lock& l) {
+  std::map<std::string, std::string> out;
+  if (l.training) {
+    for (const auto& [field, file] : lock::training_files(*l.training)) {
+      out[field + "[" + file->path + "]"] =
+          file->sha256 + ", " + std::to_string(file->size) + " bytes";
+    }
+    if (l.training->data) {
+      out["training.data.prefix"] = l.training->data->prefix;
+    }
+    if (!l.training->checkpoint_dir.empty()) {
+      out["training.checkpoint_dir"] = l.training->checkpoint_dir;
+    }
+  }
+  if (l.launch) {
+    if (!l.launch->command.empty()) {
+      out["launch.command"] = l.launch->command;
+    }
+    for (const auto& [name, path] : l.launch->directories) {
+      out["launch.directories." + name] = path;
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 LockDiff diff_locks(const lock::Lock& a, const lock::Lock& b) {
@@ -369,6 +397,10 @@ LockDiff diff_locks(const lock::Lock& a, const lock::Lock& b) {
   image.field("manifest.sha256", a.manifest_sha256, b.manifest_sha256);
   diff_maps(image, flattened(context_json(a), ""), flattened(context_json(b), ""));
   image.append_to(d.sections);
+
+  SectionBuilder training("training", "Training sample and launch");
+  diff_maps(training, training_fields(a), training_fields(b));
+  training.append_to(d.sections);
 
   d.packages = diff_packages(a.python.uv_lock.packages, b.python.uv_lock.packages);
   for (const auto& p : d.packages) {

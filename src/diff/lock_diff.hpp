@@ -1,5 +1,6 @@
 // What changed between two locks, in ML terms: base image, CUDA/NCCL/PyTorch/Python expectations,
-// source commits, uv packages, build args, recipe and Enroot options. Pure: no I/O.
+// source commits, uv packages, build args, recipe, Enroot options, and the training sample and
+// its launch. Pure: no I/O.
 #pragma once
 
 #include "lock/lock.hpp"

@@ -1,6 +1,5 @@
 // Handover rows 3 and 4: the code, lockfile and recipe; the source image and imported artifact.
 #include "handover/items.hpp"
-#include "handover/json_pick.hpp"
 
 namespace envlock::handover::detail {
 
@@ -9,27 +8,35 @@ HandoverRow code_row(const Records& r) {
                   "Training-code commit, dependency lockfile and build recipe",
                   "Retrieve the program and build method used at the time",
                   {}};
-  const nlohmann::json* sources = r.lock ? json_at(r.lock->json, "sources") : nullptr;
-  if (sources != nullptr && sources->is_object() && !sources->empty()) {
-    for (const auto& [name, pin] : sources->items()) {
-      row.items.push_back(pick(r.lock, name + " repository", {"sources." + name + ".git"}));
-      row.items.push_back(pick(r.lock, name + " ref", {"sources." + name + ".ref"}));
-      row.items.push_back(pick(r.lock, name + " commit", {"sources." + name + ".commit"}));
+  if (r.lock && !r.lock->lock.sources.empty()) {
+    for (const auto& [name, pin] : r.lock->lock.sources) {
+      const std::string at = "sources." + name;
+      const lock::GitPin& p = pin;
+      row.items.push_back(
+          from_lock(r.lock, name + " repository", at + ".git", [&](auto&) { return p.git; }));
+      row.items.push_back(
+          from_lock(r.lock, name + " ref", at + ".ref", [&](auto&) { return p.ref; }));
+      row.items.push_back(
+          from_lock(r.lock, name + " commit", at + ".commit", [&](auto&) { return p.commit; }));
     }
   } else {
     row.items.push_back(missing("Training-code commit"));
   }
-  row.items.push_back(pick(r.lock, "uv.lock sha256", {"python.uv_lock.sha256"}));
-  row.items.push_back(pick(r.lock, "pyproject.toml sha256", {"python.pyproject_sha256"}));
-  row.items.push_back(pick(r.lock, "Manifest sha256", {"manifest.sha256"}));
+  row.items.push_back(from_lock(r.lock, "uv.lock sha256", "python.uv_lock.sha256",
+                                [](const lock::Lock& l) { return l.python.uv_lock.sha256; }));
+  row.items.push_back(from_lock(r.lock, "pyproject.toml sha256", "python.pyproject_sha256",
+                                [](const lock::Lock& l) { return l.python.pyproject_sha256; }));
+  row.items.push_back(from_lock(r.lock, "Manifest sha256", "manifest.sha256",
+                                [](const lock::Lock& l) { return l.manifest_sha256; }));
   if (r.lock) {
-    row.items.push_back(derived(*r.lock, "Lock file sha256", r.lock->sha256, "sha256 of the file"));
+    row.items.push_back(
+        derived(r.lock->record, "Lock file sha256", r.lock->record.sha256, "sha256 of the file"));
   } else {
     row.items.push_back(missing("Lock file sha256"));
   }
-  const nlohmann::json* recipe = r.lock ? json_at(r.lock->json, "recipe") : nullptr;
-  if (recipe != nullptr && !recipe->is_null()) {
-    row.items.push_back(derived(*r.lock, "Build recipe", recipe->dump(), "recipe"));
+  if (r.lock && r.lock->lock.recipe) {
+    row.items.push_back(derived(r.lock->record, "Build recipe",
+                                lock::recipe_to_json(*r.lock->lock.recipe).dump(), "recipe"));
   } else {
     row.items.push_back(pick(r.provenance, "Build recipe",
                              {"predicate.buildDefinition.buildType", "predicate.buildType"}));
@@ -45,9 +52,12 @@ HandoverRow image_row(const Records& r) {
                   "Retrieve the same training environment",
                   {}};
   row.items = {
-      pick(r.lock, "Base image", {"base_image.reference"}),
-      pick(r.lock, "Base image digest", {"base_image.digest"}),
-      pick(r.lock, "Base image platform manifest", {"base_image.platform_digest"}),
+      from_lock(r.lock, "Base image", "base_image.reference",
+                [](const lock::Lock& l) { return l.base_image.reference; }),
+      from_lock(r.lock, "Base image digest", "base_image.digest",
+                [](const lock::Lock& l) { return l.base_image.digest; }),
+      from_lock(r.lock, "Base image platform manifest", "base_image.platform_digest",
+                [](const lock::Lock& l) { return l.base_image.platform_digest; }),
       pick(r.build_result, "Built image", {"reference", "image", "image_ref", "name"}),
       pick(r.build_result, "Built image digest",
            {"digest", "image_digest", "manifest_digest", "image.digest"}),

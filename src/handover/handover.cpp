@@ -23,6 +23,19 @@ HandoverItem pick(const std::optional<Record>& record, const std::string& label,
   return {label, found->first, record->name + ": " + found->second};
 }
 
+HandoverItem from_lock(const std::optional<LockRecord>& record, const std::string& label,
+                       const std::string& field,
+                       const std::function<std::string(const lock::Lock&)>& value) {
+  if (!record) {
+    return missing(label);
+  }
+  std::string text = value(record->lock);
+  if (text.empty()) {
+    return missing(label);
+  }
+  return {label, std::move(text), record->record.name + ": " + field};
+}
+
 HandoverItem fact(const Records& records, const std::string& label, const std::string& key) {
   if (!records.node) {
     return missing(label);

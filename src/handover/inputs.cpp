@@ -32,6 +32,15 @@ Result<std::optional<Record>> read_optional(const std::string& role, const fs::p
   return std::optional<Record>(std::move(r));
 }
 
+Result<std::optional<LockRecord>> read_lock_record(const std::string& role, const fs::path& path) {
+  if (path.empty()) {
+    return std::optional<LockRecord>();
+  }
+  ENVLOCK_TRY_ASSIGN(Record record, read_record(role, path));
+  ENVLOCK_TRY_ASSIGN(lock::Lock lock, lock::from_json(record.json, path.string()));
+  return std::optional<LockRecord>(LockRecord{std::move(record), std::move(lock)});
+}
+
 Result<std::vector<Record>> read_reports(const fs::path& dir) {
   std::vector<Record> out;
   if (dir.empty()) {
@@ -59,7 +68,10 @@ Result<std::vector<Record>> read_reports(const fs::path& dir) {
 
 std::vector<const Record*> Records::all() const {
   std::vector<const Record*> out;
-  for (const auto* r : {&lock, &provenance, &build_result, &squashfs_result, &node}) {
+  if (lock) {
+    out.push_back(&lock->record);
+  }
+  for (const auto* r : {&provenance, &build_result, &squashfs_result, &node}) {
     if (r->has_value()) {
       out.push_back(&**r);
     }
@@ -68,20 +80,29 @@ std::vector<const Record*> Records::all() const {
     out.push_back(&r);
   }
   if (previous_lock) {
-    out.push_back(&*previous_lock);
+    out.push_back(&previous_lock->record);
+  }
+  if (rollback) {
+    out.push_back(&*rollback);
   }
   return out;
 }
 
 Result<Records> read_records(const RecordPaths& paths) {
   Records r;
-  ENVLOCK_TRY_ASSIGN(r.lock, read_optional("lock", paths.lock));
+  ENVLOCK_TRY_ASSIGN(r.lock, read_lock_record("lock", paths.lock));
   ENVLOCK_TRY_ASSIGN(r.provenance, read_optional("provenance", paths.provenance));
   ENVLOCK_TRY_ASSIGN(r.build_result, read_optional("build-result", paths.build_result));
   ENVLOCK_TRY_ASSIGN(r.squashfs_result, read_optional("squashfs-result", paths.squashfs_result));
   ENVLOCK_TRY_ASSIGN(r.node, read_optional("node", paths.node));
   ENVLOCK_TRY_ASSIGN(r.reports, read_reports(paths.reports_dir));
-  ENVLOCK_TRY_ASSIGN(r.previous_lock, read_optional("previous-lock", paths.previous_lock));
+  ENVLOCK_TRY_ASSIGN(r.previous_lock, read_lock_record("previous-lock", paths.previous_lock));
+  ENVLOCK_TRY_ASSIGN(r.rollback, read_optional("rollback", paths.rollback));
+  if (r.rollback && r.rollback->json.value("schema", "") != "envlock.rollback-report/v1") {
+    return input_error(paths.rollback.string() +
+                       ": not a rollback report (schema envlock.rollback-report/v1): write it "
+                       "with envlock rollback check --json");
+  }
   return r;
 }
 

@@ -3,6 +3,7 @@
 
 #include "handover/handover.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,12 @@ HandoverItem missing(const std::string& label);
 HandoverItem pick(const std::optional<Record>& record, const std::string& label,
                   const std::vector<std::string>& paths);
 
+// A typed field of a lock record (`value` reads it, `field` names it): missing when there is no
+// such lock or the value is empty.
+HandoverItem from_lock(const std::optional<LockRecord>& record, const std::string& label,
+                       const std::string& field,
+                       const std::function<std::string(const lock::Lock&)>& value);
+
 // A fact of the node facts record (facts.KEY.value), or a missing item.
 HandoverItem fact(const Records& records, const std::string& label, const std::string& key);
 
@@ -22,7 +29,7 @@ HandoverItem fact(const Records& records, const std::string& label, const std::s
 HandoverItem derived(const Record& record, const std::string& label, const std::string& value,
                      const std::string& field);
 
-// The rows, one function each (handover_machine.cpp, handover_build.cpp, handover_run.cpp).
+// The rows, one function each (machine_items.cpp, build_items.cpp, run_items.cpp).
 HandoverRow hardware_row(const Records& records);
 HandoverRow services_row(const Records& records);
 HandoverRow code_row(const Records& records);

@@ -1,11 +1,12 @@
 #include "lock/lock.hpp"
 
+#include "lock/field_reader.hpp"
+
 #include "util/json.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
-#include <set>
 
 namespace envlock::lock {
 
@@ -23,130 +24,7 @@ json image_pin_json(const ImagePin& p) {
           {"platform_digest", p.platform_digest}};
 }
 
-// Reads the fields of one JSON object and remembers the first error, naming the field's path.
-// finish() refuses the keys nobody asked for ("unknown key 'digets'; did you mean 'digest'?").
-class Reader {
-public:
-  Reader(const json& obj, std::string origin, std::string path)
-      : m_obj(obj), m_origin(std::move(origin)), m_path(std::move(path)) {
-    if (!m_obj.is_object()) {
-      fail(m_path.empty() ? "the lock" : m_path, "must be an object");
-    }
-  }
-
-  std::string str(const char* key, bool required = true) {
-    const json* v = find(key, required);
-    if (v == nullptr) {
-      return {};
-    }
-    if (!v->is_string()) {
-      fail(join(key), "must be a string");
-      return {};
-    }
-    return v->get<std::string>();
-  }
-
-  std::int64_t integer(const char* key, bool required = true) {
-    const json* v = find(key, required);
-    if (v == nullptr) {
-      return 0;
-    }
-    if (!v->is_number_integer()) {
-      fail(join(key), "must be an integer");
-      return 0;
-    }
-    return v->get<std::int64_t>();
-  }
-
-  const json* object(const char* key, bool required = true) {
-    const json* v = find(key, required);
-    if (v != nullptr && !v->is_object()) {
-      fail(join(key), "must be an object");
-      return nullptr;
-    }
-    return v;
-  }
-
-  const json* array(const char* key, bool required = true) {
-    const json* v = find(key, required);
-    if (v != nullptr && !v->is_array()) {
-      fail(join(key), "must be an array");
-      return nullptr;
-    }
-    return v;
-  }
-
-  // Any value; null when absent.
-  const json* any(const char* key) { return find(key, false); }
-
-  Reader sub(const char* key, bool required = true) {
-    const json* v = object(key, required);
-    static const json k_empty = json::object();
-    Reader r(v != nullptr ? *v : k_empty, m_origin, join(key));
-    r.m_error = m_error;
-    return r;
-  }
-
-  // Adopt the first error of a sub-reader, after its unknown keys are checked.
-  void merge(Reader& other) {
-    other.finish();
-    if (!m_error && other.m_error) {
-      m_error = other.m_error;
-    }
-  }
-
-  // The keys of this object that no field read asked for are errors.
-  void finish() {
-    if (!m_obj.is_object()) {
-      return;
-    }
-    for (const auto& [key, value] : m_obj.items()) {
-      if (m_seen.count(key) == 0) {
-        std::string what = "unknown key '" + key + "'";
-        if (const auto close = util::closest_match(key, {m_seen.begin(), m_seen.end()})) {
-          what += "; did you mean '" + *close + "'?";
-        }
-        fail(m_path.empty() ? std::string("the lock") : m_path, what);
-      }
-    }
-  }
-
-  void fail(const std::string& path, const std::string& what) {
-    if (!m_error) {
-      m_error = input_error(m_origin + ": " + path + ": " + what);
-    }
-  }
-
-  [[nodiscard]] const std::optional<Error>& error() const { return m_error; }
-  [[nodiscard]] const std::string& origin() const { return m_origin; }
-  [[nodiscard]] std::string join(const std::string& key) const {
-    return m_path.empty() ? key : m_path + "." + key;
-  }
-
-private:
-  const json* find(const char* key, bool required) {
-    m_seen.insert(key);
-    if (!m_obj.is_object()) {
-      return nullptr;
-    }
-    const auto it = m_obj.find(key);
-    if (it == m_obj.end()) {
-      if (required) {
-        fail(join(key), "missing");
-      }
-      return nullptr;
-    }
-    return &*it;
-  }
-
-  const json& m_obj;
-  std::string m_origin;
-  std::string m_path;
-  std::set<std::string> m_seen;
-  std::optional<Error> m_error;
-};
-
-ImagePin read_image_pin(Reader& r) {
+ImagePin read_image_pin(FieldReader& r) {
   ImagePin p;
   p.reference = r.str("reference");
   p.name = r.str("name");
@@ -158,7 +36,7 @@ ImagePin read_image_pin(Reader& r) {
   return p;
 }
 
-std::map<std::string, std::string> read_string_map(Reader& parent, const char* key) {
+std::map<std::string, std::string> read_string_map(FieldReader& parent, const char* key) {
   std::map<std::string, std::string> out;
   const json* obj = parent.object(key);
   if (obj == nullptr) {
@@ -179,7 +57,7 @@ json number_json(const DeclaredNumber& n) {
 }
 
 // The lock's "recipe" object, checked as render, context, build and lock --check read it.
-std::optional<Recipe> read_recipe(const json& value, Reader& top) {
+std::optional<Recipe> read_recipe(const json& value, FieldReader& top) {
   const auto malformed = [&](const std::string& what) {
     top.fail("recipe", what);
     return std::optional<Recipe>();
@@ -212,7 +90,7 @@ std::optional<Recipe> read_recipe(const json& value, Reader& top) {
   return recipe;
 }
 
-std::optional<std::vector<ContextFile>> read_context(const json& value, Reader& top) {
+std::optional<std::vector<ContextFile>> read_context(const json& value, FieldReader& top) {
   std::vector<ContextFile> files;
   if (!value.is_array()) {
     top.fail("context", "must be an array");
@@ -440,6 +318,12 @@ json to_json(const Lock& lock) {
   if (lock.recipe) {
     j["recipe"] = recipe_to_json(*lock.recipe);
   }
+  if (lock.training) {
+    j["training"] = training_to_json(*lock.training);
+  }
+  if (lock.launch) {
+    j["launch"] = launch_to_json(*lock.launch);
+  }
   // Written only when not the default, so that locks (and their lock_sha256) from before the
   // field existed keep their bytes.
   if (lock.enroot.locale != EnrootLocale::utf8) {
@@ -449,7 +333,7 @@ json to_json(const Lock& lock) {
 }
 
 Result<Lock> from_json(const json& value, const std::string& origin) {
-  Reader r(value, origin, "");
+  FieldReader r(value, origin, "");
   if (r.error()) {
     return *r.error();
   }
@@ -459,32 +343,32 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
     return input_error(origin + ": schema: '" + schema + "' is not supported (expected '" +
                        k_schema + "')");
   }
-  Reader m = r.sub("manifest");
+  FieldReader m = r.sub("manifest");
   lock.manifest_path = m.str("path");
   lock.manifest_sha256 = m.str("sha256");
   r.merge(m);
 
-  Reader img = r.sub("image");
+  FieldReader img = r.sub("image");
   lock.image.name = img.str("name");
   lock.image.tag = img.str("tag");
   lock.image.repository = img.str("repository");
   r.merge(img);
 
-  Reader base = r.sub("base_image");
+  FieldReader base = r.sub("base_image");
   lock.base_image = read_image_pin(base);
   r.merge(base);
 
   if (const json* sources = r.object("sources"); sources != nullptr) {
     for (const auto& [name, v] : sources->items()) {
-      Reader s(v, origin, "sources." + name);
+      FieldReader s(v, origin, "sources." + name);
       lock.sources[name] = GitPin{s.str("git"), s.str("ref"), s.str("commit")};
       r.merge(s);
     }
   }
 
-  Reader py = r.sub("python");
+  FieldReader py = r.sub("python");
   lock.python.project = py.str("project");
-  Reader uv = py.sub("uv");
+  FieldReader uv = py.sub("uv");
   lock.python.uv_version = uv.str("version");
   lock.python.uv_sha256 = uv.str("sha256");
   py.merge(uv);
@@ -497,7 +381,7 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
       lock.python.sync_args.push_back(a.get<std::string>());
     }
   }
-  Reader ul = py.sub("uv_lock");
+  FieldReader ul = py.sub("uv_lock");
   lock.python.uv_lock.path = ul.str("path");
   lock.python.uv_lock.sha256 = ul.str("sha256");
   lock.python.uv_lock.version = ul.integer("version");
@@ -506,11 +390,11 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   if (const json* pkgs = ul.array("packages"); pkgs != nullptr) {
     std::size_t i = 0;
     for (const auto& p : *pkgs) {
-      Reader pr(p, origin, "python.uv_lock.packages[" + std::to_string(i++) + "]");
+      FieldReader pr(p, origin, "python.uv_lock.packages[" + std::to_string(i++) + "]");
       UvPackage pkg;
       pkg.name = pr.str("name");
       pkg.version = pr.str("version");
-      Reader src = pr.sub("source");
+      FieldReader src = pr.sub("source");
       pkg.source_kind = src.str("kind");
       pkg.source_location = src.str("location");
       pr.merge(src);
@@ -524,12 +408,12 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
 
   lock.build_args = read_string_map(r, "build_args");
 
-  Reader ex = r.sub("expect");
+  FieldReader ex = r.sub("expect");
   lock.expect.cuda = ex.str("cuda");
   lock.expect.nccl = ex.str("nccl");
   lock.expect.pytorch = ex.str("pytorch");
   lock.expect.python = ex.str("python");
-  Reader gpus = ex.sub("gpus");
+  FieldReader gpus = ex.sub("gpus");
   lock.expect.gpus.count = gpus.integer("count");
   lock.expect.gpus.model = gpus.str("model");
   ex.merge(gpus);
@@ -558,7 +442,7 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   }
   r.merge(ex);
 
-  Reader en = r.sub("enroot");
+  FieldReader en = r.sub("enroot");
   lock.enroot.squash_options = en.str("squash_options");
   lock.enroot.source_date_epoch = en.integer("source_date_epoch");
   const json* enroot = value.is_object() && value.contains("enroot") ? &value["enroot"] : nullptr;
@@ -578,6 +462,12 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   if (const json* recipe = r.any("recipe");
       recipe != nullptr && !recipe->is_null() && !recipe->is_string()) {
     lock.recipe = read_recipe(*recipe, r);
+  }
+  if (r.any("training") != nullptr) {
+    lock.training = read_training(r);
+  }
+  if (r.any("launch") != nullptr) {
+    lock.launch = read_launch(r);
   }
   r.finish();
   if (r.error()) {

@@ -6,6 +6,7 @@
 // depends on nothing but util and nlohmann/json, so the node-side verifier can read locks too.
 #pragma once
 
+#include "lock/training.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -218,6 +219,8 @@ struct Lock {
   Enroot enroot;
   std::optional<std::vector<ContextFile>> context; // only when the manifest lists build.context
   std::optional<Recipe> recipe;                    // only for an upstream recipe
+  std::optional<Training> training;                // only when the manifest has `training:`
+  std::optional<Launch> launch;                    // only when the manifest has `launch:`
   bool operator==(const Lock&) const = default;
 };
 

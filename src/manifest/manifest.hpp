@@ -82,6 +82,21 @@ struct Enroot {
   std::string locale = "C.UTF-8";
 };
 
+// training: what a colleague needs to repeat the training sample. Paths are relative to the
+// manifest's folder; `envlock lock` hashes the files.
+struct Training {
+  std::optional<std::string> config;                 // a file
+  std::optional<std::vector<std::string>> tokenizer; // files
+  std::optional<std::string> data;                   // a Megatron PREFIX (PREFIX.bin, PREFIX.idx)
+  std::string checkpoint_dir;                        // recorded as written, not read
+};
+
+// launch: how training is started; recorded as written.
+struct Launch {
+  std::string command;
+  std::map<std::string, std::string> directories; // name -> path
+};
+
 struct Manifest {
   std::filesystem::path path; // the file it was read from
   std::filesystem::path dir;  // its folder: relative paths in the manifest start here
@@ -94,6 +109,8 @@ struct Manifest {
   Build build;
   Expect expect;
   Enroot enroot;
+  std::optional<Training> training;
+  std::optional<Launch> launch;
 };
 
 // Parses manifest text. `filename` names the text in error messages ("FILE:LINE:COL: ...") and

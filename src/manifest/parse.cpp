@@ -30,8 +30,8 @@ Status read_schema_version(const Reader& reader, const Field& root) {
 
 Status read_sections(const Reader& reader, const Field& root, Manifest& manifest) {
   ENVLOCK_TRY(read_schema_version(reader, root));
-  ENVLOCK_TRY(reader.only_keys(
-      root, {"envlock", "image", "base", "sources", "python", "build", "expect", "enroot"}));
+  ENVLOCK_TRY(reader.only_keys(root, {"envlock", "image", "base", "sources", "python", "build",
+                                      "expect", "enroot", "training", "launch"}));
   ENVLOCK_TRY_ASSIGN(const Field image, reader.require(root, "image"));
   ENVLOCK_TRY_ASSIGN(manifest.image, read_image(reader, image));
   ENVLOCK_TRY_ASSIGN(const Field base, reader.require(root, "base"));
@@ -48,6 +48,12 @@ Status read_sections(const Reader& reader, const Field& root, Manifest& manifest
   }
   if (const auto enroot = reader.find(root, "enroot")) {
     ENVLOCK_TRY_ASSIGN(manifest.enroot, read_enroot(reader, *enroot));
+  }
+  if (const auto training = reader.find(root, "training")) {
+    ENVLOCK_TRY_ASSIGN(manifest.training, read_training(reader, *training));
+  }
+  if (const auto launch = reader.find(root, "launch")) {
+    ENVLOCK_TRY_ASSIGN(manifest.launch, read_launch(reader, *launch));
   }
   return {};
 }

@@ -27,5 +27,9 @@ Result<Build> read_build(const Reader& reader, const Field& field);
 Result<Expect> read_expect(const Reader& reader, const Field& field);
 // enroot: {squash_options, source_date_epoch, locale}
 Result<Enroot> read_enroot(const Reader& reader, const Field& field);
+// training: {config, tokenizer, data, checkpoint_dir}
+Result<Training> read_training(const Reader& reader, const Field& field);
+// launch: {command, directories}
+Result<Launch> read_launch(const Reader& reader, const Field& field);
 
 } // namespace envlock::manifest

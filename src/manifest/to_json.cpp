@@ -43,6 +43,31 @@ nlohmann::json to_json(const Manifest& manifest) {
   if (manifest.enroot.locale != "C.UTF-8") {
     out["enroot"]["locale"] = manifest.enroot.locale; // the default is left out, as in the lock
   }
+  if (manifest.training) {
+    const Training& training = *manifest.training;
+    out["training"] = nlohmann::json::object();
+    if (training.config) {
+      out["training"]["config"] = *training.config;
+    }
+    if (training.tokenizer) {
+      out["training"]["tokenizer"] = *training.tokenizer;
+    }
+    if (training.data) {
+      out["training"]["data"] = *training.data;
+    }
+    if (!training.checkpoint_dir.empty()) {
+      out["training"]["checkpoint_dir"] = training.checkpoint_dir;
+    }
+  }
+  if (manifest.launch) {
+    out["launch"] = nlohmann::json::object();
+    if (!manifest.launch->command.empty()) {
+      out["launch"]["command"] = manifest.launch->command;
+    }
+    if (!manifest.launch->directories.empty()) {
+      out["launch"]["directories"] = manifest.launch->directories;
+    }
+  }
   return out;
 }
 

@@ -103,6 +103,37 @@ Result<ManifestResponse> RegistryClient::get_manifest(const ImageRef& image,
   return out;
 }
 
+Result<std::optional<ManifestHead>> RegistryClient::head_manifest(const ImageRef& image,
+                                                                  std::string_view reference) {
+  HttpRequest request;
+  request.method = "HEAD";
+  request.url = m_impl->url(image, "manifests", reference);
+  request.headers = {accept_header()};
+  request.body_limit = k_manifest_limit;
+  request.timeout = m_impl->session.options().timeout;
+  request.ca_file = m_impl->session.options().ca_file;
+  ENVLOCK_TRY_ASSIGN(const HttpResponse response, m_impl->session.send(request, pull_scope(image)));
+  if (response.status == 404) {
+    return std::optional<ManifestHead>();
+  }
+  if (response.status != 200) {
+    return env_error(http_status_error(request, response).message);
+  }
+  ManifestHead out;
+  out.media_type = header(response, "content-type");
+  out.digest = header(response, "docker-content-digest");
+  const std::string length = header(response, "content-length");
+  if (!length.empty() && length.find_first_not_of("0123456789") == std::string::npos &&
+      length.size() < 20) {
+    out.size = std::stoull(length);
+  }
+  if (is_valid_digest(reference) && !out.digest.empty() && out.digest != reference) {
+    return env_error("manifest " + std::string(reference) + ": the registry answers for " +
+                     out.digest);
+  }
+  return std::optional<ManifestHead>(std::move(out));
+}
+
 Result<Resolved> RegistryClient::resolve(const ImageRef& image, std::string_view platform) {
   ENVLOCK_TRY_ASSIGN(const Platform wanted, parse_platform(platform));
   const std::string name = image.to_string();

@@ -46,6 +46,13 @@ struct ManifestResponse {
   std::string body;
 };
 
+// What a manifest HEAD request answered for a manifest that exists.
+struct ManifestHead {
+  std::string media_type; // Content-Type as returned
+  std::string digest;     // Docker-Content-Digest, when the registry sent one
+  std::uint64_t size = 0; // Content-Length
+};
+
 // Where a reference resolved to.
 struct Resolved {
   std::string digest;            // what the reference points to (index digest for multi-arch)
@@ -64,6 +71,14 @@ public:
   // GET /v2/<repo>/manifests/<reference> with the full Accept list. Network failures are
   // environment errors (exit 3) naming the redacted URL, the HTTP status and the attempt count.
   Result<ManifestResponse> get_manifest(const ImageRef& image, std::string_view reference);
+
+  // HEAD /v2/<repo>/manifests/<reference> with the full Accept list: whether the registry still
+  // serves the manifest, without downloading it. Nothing when it answers 404 (the manifest or
+  // the repository is unknown: deleted or garbage-collected); an environment error (exit 3) for
+  // any other failure, or when the registry's Docker-Content-Digest differs from a digest asked
+  // for ("manifest sha256:A: the registry answers for sha256:B").
+  Result<std::optional<ManifestHead>> head_manifest(const ImageRef& image,
+                                                    std::string_view reference);
 
   // Resolves `image` (tag or digest) and selects the manifest for `platform` ("linux/amd64",
   // "linux/arm64/v8") when the answer is an index.

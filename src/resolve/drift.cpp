@@ -4,6 +4,7 @@
 #include "git/ref.hpp"
 #include "resolve/drift_recipe.hpp"
 #include "resolve/drift_uv.hpp"
+#include "util/sha256.hpp"
 
 #include <set>
 
@@ -50,6 +51,31 @@ void compare_file(const std::string& path, const std::string& in_lock, const std
   }
 }
 
+// training as the manifest gives it: the files' paths and the checkpoint folder, no hashes.
+json training_view(const lock::Lock& lock) {
+  if (!lock.training) {
+    return nullptr;
+  }
+  const lock::Training& t = *lock.training;
+  json out = json::object();
+  if (t.config) {
+    out["config"] = t.config->path;
+  }
+  if (t.tokenizer) {
+    out["tokenizer"] = json::array();
+    for (const auto& file : *t.tokenizer) {
+      out["tokenizer"].push_back(file.path);
+    }
+  }
+  if (t.data) {
+    out["data"] = t.data->prefix;
+  }
+  if (!t.checkpoint_dir.empty()) {
+    out["checkpoint_dir"] = t.checkpoint_dir;
+  }
+  return out;
+}
+
 // The manifest-derived part of a lock's JSON: what `lock --check` compares.
 json manifest_view(const lock::Lock& lock) {
   json sources = json::object();
@@ -70,7 +96,36 @@ json manifest_view(const lock::Lock& lock) {
             {"uv", python["uv"]},
             {"sync_args", python["sync_args"]},
             {"uv_lock", {{"path", lock.python.uv_lock.path}}}}},
-          {"sources", sources}};
+          {"sources", sources},
+          {"training", training_view(lock)},
+          {"launch", lock.launch ? launch_to_json(*lock.launch) : json()}};
+}
+
+// Each training file whose path the manifest still names, hashed again: "drift: training.data
+// data/x.bin: sha256 NEW (N bytes), the lock has OLD (M bytes)".
+void training_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
+                    const lock::Lock& expected, const FileProgress& progress,
+                    std::vector<std::string>& out) {
+  if (!lock.training || !expected.training || training_view(lock) != training_view(expected)) {
+    return;
+  }
+  for (const auto& [field, file] : lock::training_files(*lock.training)) {
+    const auto shown = [&, file = file](std::uint64_t hashed) {
+      if (progress) {
+        progress(file->path, hashed, static_cast<std::uint64_t>(file->size));
+      }
+    };
+    const std::string locked = file->sha256 + " (" + std::to_string(file->size) + " bytes)";
+    auto now = util::sha256_file(manifest.dir / file->path, shown);
+    if (!now) {
+      const std::string& message = now.error().message;
+      out.push_back("drift: " + field + " " + file->path + ": cannot read (" +
+                    message.substr(message.rfind(": ") + 2) + "), the lock has " + locked);
+    } else if (now->sha256 != file->sha256 || now->size != static_cast<std::uint64_t>(file->size)) {
+      out.push_back("drift: " + field + " " + file->path + ": sha256 " + now->sha256 + " (" +
+                    std::to_string(now->size) + " bytes), the lock has " + locked);
+    }
+  }
 }
 
 // build.context: the list of paths, then each file's sha256.
@@ -147,14 +202,20 @@ Status image_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
 Result<std::vector<std::string>>
 find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
            const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
-           const std::optional<std::filesystem::path>& megatron_repo) {
+           const std::optional<std::filesystem::path>& megatron_repo,
+           const FileProgress& progress) {
   lock::Lock expected = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, expected.python));
   std::vector<std::string> out;
   const json a = manifest_view(lock);
   const json b = manifest_view(expected);
   for (const auto& [key, value] : a.items()) {
-    compare(key, &value, &b.at(key), out);
+    // An optional section (training, launch) is null on the side that lacks it.
+    const json* in_lock = value.is_null() ? nullptr : &value;
+    const json* in_manifest = b.at(key).is_null() ? nullptr : &b.at(key);
+    if (in_lock != nullptr || in_manifest != nullptr) {
+      compare(key, in_lock, in_manifest, out);
+    }
     if (key == "manifest") {
       compare_file("manifest.sha256", lock.manifest_sha256, expected.manifest_sha256,
                    manifest.path.filename().string(), out);
@@ -169,6 +230,7 @@ find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
   }
   ENVLOCK_TRY_ASSIGN(const auto context_now, hash_context_files(manifest));
   context_drift(lock, context_now, out);
+  training_drift(manifest, lock, expected, progress, out);
   ENVLOCK_TRY(recipe_drift(manifest, lock, refresh, resolve, megatron_repo, out));
   if (refresh == Refresh::remote_refs) {
     ENVLOCK_TRY(image_drift(manifest, lock, resolve, out));

@@ -24,10 +24,12 @@ enum class Refresh { local_only, remote_refs };
 // Refresh::remote_refs. Fails only when a file, a local repository or (with refresh) a remote
 // cannot be read.
 // `megatron_repo`: a local clone for reading an upstream recipe of a remote source; without one
-// the recipe's FROM lines of a remote source are not compared.
+// the recipe's FROM lines of a remote source are not compared. The training files are hashed
+// again (`progress` is told), and each that changed or cannot be read is a drift.
 Result<std::vector<std::string>>
 find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
            const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
-           const std::optional<std::filesystem::path>& megatron_repo = {});
+           const std::optional<std::filesystem::path>& megatron_repo = {},
+           const FileProgress& progress = {});
 
 } // namespace envlock::resolve

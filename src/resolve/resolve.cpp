@@ -31,6 +31,30 @@ Result<std::string> hash_file(const manifest::Manifest& manifest, std::string_vi
   return hash;
 }
 
+// The training section with its files' paths (normalised, relative to the manifest's folder) and
+// no hashes yet.
+lock::Training training_paths(const manifest::Training& training) {
+  const auto file = [](const std::string& path) {
+    return lock::HashedFile{normal_relative(path), "", 0};
+  };
+  lock::Training out;
+  if (training.config) {
+    out.config = file(*training.config);
+  }
+  if (training.tokenizer) {
+    out.tokenizer.emplace();
+    for (const auto& path : *training.tokenizer) {
+      out.tokenizer->push_back(file(path));
+    }
+  }
+  if (training.data) {
+    const std::string prefix = normal_relative(*training.data);
+    out.data = lock::TrainingData{prefix, file(prefix + ".bin"), file(prefix + ".idx")};
+  }
+  out.checkpoint_dir = training.checkpoint_dir;
+  return out;
+}
+
 } // namespace
 
 std::string project_file(const manifest::Manifest& manifest, std::string_view name) {
@@ -63,8 +87,15 @@ lock::Lock manifest_fields(const manifest::Manifest& manifest,
   lock.expect = lock::Expect{
       e.cuda, e.nccl,  e.pytorch, e.python, {e.gpus.count, e.gpus.model}, e.nccl_busbw_gbps,
       e.host, e.resume};
-  lock.enroot = {manifest.enroot.squash_options, manifest.enroot.source_date_epoch,
-                 lock::parse_enroot_locale(manifest.enroot.locale).value_or(lock::EnrootLocale::utf8)};
+  lock.enroot = {
+      manifest.enroot.squash_options, manifest.enroot.source_date_epoch,
+      lock::parse_enroot_locale(manifest.enroot.locale).value_or(lock::EnrootLocale::utf8)};
+  if (manifest.training) {
+    lock.training = training_paths(*manifest.training);
+  }
+  if (manifest.launch) {
+    lock.launch = lock::Launch{manifest.launch->command, manifest.launch->directories};
+  }
   return lock;
 }
 
@@ -106,10 +137,14 @@ Result<lock::ImagePin> resolve_base_image(const manifest::Manifest& manifest,
 Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
                                 const std::filesystem::path& lock_path,
                                 const ImageResolver& resolve,
-                                const std::optional<std::filesystem::path>& megatron_repo) {
+                                const std::optional<std::filesystem::path>& megatron_repo,
+                                const FileProgress& progress) {
   lock::Lock lock = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, lock.python));
   ENVLOCK_TRY_ASSIGN(lock.context, hash_context_files(manifest));
+  if (lock.training) {
+    ENVLOCK_TRY(hash_training_files(manifest, *lock.training, progress));
+  }
   const std::string uv_lock_path = lock.python.uv_lock.path;
   // Megatron-LM's uv.lock is about 1 MiB; 64 MiB leaves room and bounds the memory used.
   constexpr std::uintmax_t k_uv_lock_limit = std::uintmax_t{64} << 20U;

@@ -11,6 +11,7 @@
 #include "oci/registry.hpp"
 #include "util/result.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -19,12 +20,18 @@
 
 namespace envlock::resolve {
 
+// Told which file is being hashed (relative to the manifest's folder), the bytes hashed so far
+// and its size, after each chunk: `envlock lock` shows it on a terminal.
+using FileProgress =
+    std::function<void(const std::string& path, std::uint64_t hashed, std::uint64_t size)>;
+
 // Resolves an image reference for a platform: the registry client in the tool.
 using ImageResolver =
     std::function<Result<oci::Resolved>(const oci::ImageRef& image, std::string_view platform)>;
 
 // The fields that come from the manifest alone, with no file read and no network: everything but
-// the base image's digests, the source commits and uv.lock's parsed table and hashes.
+// the base image's digests, the source commits, uv.lock's parsed table and hashes, and the
+// training files' hashes (their paths are filled in, normalised).
 lock::Lock manifest_fields(const manifest::Manifest& manifest,
                            const std::filesystem::path& lock_path);
 
@@ -45,7 +52,14 @@ Result<lock::ImagePin> resolve_base_image(const manifest::Manifest& manifest,
 Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
                                 const std::filesystem::path& lock_path,
                                 const ImageResolver& resolve,
-                                const std::optional<std::filesystem::path>& megatron_repo = {});
+                                const std::optional<std::filesystem::path>& megatron_repo = {},
+                                const FileProgress& progress = {});
+
+// Fills in the sha256 and size of every file of `training` (as manifest_fields gives it: paths
+// relative to the manifest's folder; the data prefix's .bin and .idx). Fails (exit 2) naming the
+// field and the file: "training.data: cannot read data/x.bin: No such file or directory".
+Status hash_training_files(const manifest::Manifest& manifest, lock::Training& training,
+                           const FileProgress& progress = {});
 
 // The manifest's upstream recipe (upstream, path and target; no sha256 or images), or
 // std::nullopt when it builds from the template.

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,9 +45,23 @@ std::string to_hex(const std::uint8_t* data, std::size_t size);
 // The sha256 of `data` as 64 lowercase hex digits.
 std::string sha256_hex(std::string_view data);
 
-// The sha256 of everything left to read from `fd`, streamed: the one file-hashing loop. A read
-// error is an input error "`error_prefix`<the system's reason>".
-Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix);
+// Told the bytes hashed so far, after each chunk.
+using Sha256Progress = std::function<void(std::uint64_t hashed)>;
+
+// The sha256 of everything left to read from `fd`, streamed in 1 MiB reads: the one file-hashing
+// loop. A read error is an input error "`error_prefix`<the system's reason>".
+Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix,
+                              const Sha256Progress& progress = {});
+
+// A file's sha256 (64 lowercase hex digits) and its size in bytes.
+struct FileDigest {
+  std::string sha256;
+  std::uint64_t size = 0;
+};
+
+// Hashes a file with sha256_fd; an input error "PATH: REASON" when it cannot be opened or read.
+Result<FileDigest> sha256_file(const std::filesystem::path& path,
+                               const Sha256Progress& progress = {});
 
 // The sha256 of a file's contents as 64 lowercase hex digits, streamed; an input error names the
 // path when it cannot be read.

@@ -31,10 +31,12 @@ std::string sha256_hex(std::string_view data) {
   return h.finish_hex();
 }
 
-Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix) {
+Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix,
+                              const Sha256Progress& progress) {
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   Sha256 h;
   std::vector<char> buf(std::size_t{1} << 20);
+  std::uint64_t hashed = 0;
   for (;;) {
     const ssize_t n = ::read(fd, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) {
@@ -47,6 +49,10 @@ Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix) {
       return h.finish();
     }
     h.update(buf.data(), static_cast<std::size_t>(n));
+    hashed += static_cast<std::uint64_t>(n);
+    if (progress) {
+      progress(hashed);
+    }
   }
 }
 
@@ -57,6 +63,23 @@ Result<std::string> sha256_file_hex(const std::filesystem::path& path) {
   }
   ENVLOCK_TRY_ASSIGN(const Sha256Bytes digest, sha256_fd(fd.get(), path.string() + ": "));
   return to_hex(digest.data(), digest.size());
+}
+
+Result<FileDigest> sha256_file(const std::filesystem::path& path, const Sha256Progress& progress) {
+  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) {
+    return input_error(path.string() + ": " + std::strerror(errno));
+  }
+  FileDigest out;
+  const Sha256Progress counted = [&](std::uint64_t hashed) {
+    out.size = hashed;
+    if (progress) {
+      progress(hashed);
+    }
+  };
+  ENVLOCK_TRY_ASSIGN(const Sha256Bytes digest, sha256_fd(fd.get(), path.string() + ": ", counted));
+  out.sha256 = to_hex(digest.data(), digest.size());
+  return out;
 }
 
 } // namespace envlock::util

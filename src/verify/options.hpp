@@ -10,14 +10,22 @@ namespace envlock::verify {
 
 inline constexpr const char* k_default_lock = "/etc/envlock/lock.json";
 
-// The check groups --check accepts, in report order. "resume" trains for minutes, so it runs
-// only when --check names it.
+// The check groups --check accepts, in report order. "resume" and "checkpoint-load" train, so
+// they run only when --check names them.
 inline const std::vector<std::string>& check_groups() {
-  static const std::vector<std::string> groups = {"gpu",      "cuda",      "nccl",  "torch",
-                                                  "packages", "megatron",  "image", "smoke",
-                                                  "gemm",     "allreduce", "resume"};
+  static const std::vector<std::string> groups = {
+      "gpu",   "cuda",  "nccl", "torch",     "packages", "megatron",
+      "image", "smoke", "gemm", "allreduce", "resume",   "checkpoint-load"};
   return groups;
 }
+
+// The options of the checkpoint-load check (docs/manual/verify.md): a checkpoint written by
+// another (newer) environment, loaded here and trained on. The trainer, Python, data, model
+// arguments, --train-cmd and --work-dir are the resume check's.
+struct CheckpointLoadOptions {
+  std::filesystem::path checkpoint; // --checkpoint DIR
+  int extra_steps = 5;              // --extra-steps N: steps trained after loading
+};
 
 // The options of the resume check (docs/manual/resume.md).
 struct ResumeOptions {
@@ -47,6 +55,7 @@ struct VerifyOptions {
   bool deep = false;                                // also hash every file named in RECORD
   bool quick = false;                               // smaller GPU sweeps
   ResumeOptions resume;
+  CheckpointLoadOptions checkpoint_load;
 };
 
 } // namespace envlock::verify

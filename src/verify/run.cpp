@@ -6,6 +6,7 @@
 #include "verify/gpu/gpu_checks.hpp"
 #include "verify/probes/probes.hpp"
 #include "verify/probes/python_env.hpp"
+#include "verify/resume/checkpoint_load.hpp"
 #include "verify/resume/resume_check.hpp"
 #include "verify/run_context.hpp"
 
@@ -194,6 +195,15 @@ Result<Report> run_verification(const VerifyOptions& options) {
     ENVLOCK_TRY_ASSIGN(auto resume, run_resume_check(context));
     for (auto& check : resume) {
       check.group = "resume";
+      checks.push_back(std::move(check));
+    }
+  }
+  // So does the checkpoint-load check.
+  if (std::find(options.checks.begin(), options.checks.end(), "checkpoint-load") !=
+      options.checks.end()) {
+    ENVLOCK_TRY_ASSIGN(auto loaded, run_checkpoint_load_check(context));
+    for (auto& check : loaded) {
+      check.group = "checkpoint-load";
       checks.push_back(std::move(check));
     }
   }

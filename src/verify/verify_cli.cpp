@@ -38,6 +38,7 @@ void add_verify_options(CLI::App& app, VerifyOptions& options) {
   app.add_flag("--quick", options.quick, "Smaller GPU workloads (for tests)");
   app.add_option("--devices", options.devices, "GPU indices to check, e.g. 0,1 (default: all)");
   add_resume_options(app, options.resume);
+  add_checkpoint_load_options(app, options.checkpoint_load);
 }
 
 Result<ExitCode> verify(const VerifyOptions& options) {

@@ -16,6 +16,23 @@ done
 run_cmd d "$ENVLOCK" diff old.lock.json old.lock.json --format text
 check_eq "$d_rc" 0 "no change exits 0"
 check_contains "$d_out" "No changes." "no change says so"
+# The training sample and its launch: a section of their own.
+python3 - <<'PY'
+import json
+for side, sha, cmd in (("ta", "aa" * 32, "sbatch a.sbatch"), ("tb", "bb" * 32, "sbatch b.sbatch")):
+    lock = json.load(open("old.lock.json"))
+    lock["training"] = {"data": {"prefix": "data/s",
+                                 "bin": {"path": "data/s.bin", "sha256": sha, "size": 10},
+                                 "idx": {"path": "data/s.idx", "sha256": "cc" * 32, "size": 2}}}
+    lock["launch"] = {"command": cmd}
+    json.dump(lock, open(side + ".lock.json", "w"), indent=2, sort_keys=True)
+PY
+run_cmd d "$ENVLOCK" diff ta.lock.json tb.lock.json --format text
+check_eq "$d_rc" 1 "a changed data file is a change: exit 1"
+check_eq "$(printf '%s\n' "$d_out" | sed -n '/^Training sample and launch$/,/^$/p' | sed '/^$/d')" "Training sample and launch
+  launch.command: sbatch a.sbatch -> sbatch b.sbatch
+  training.data[data/s.bin]: $(printf 'aa%.0s' $(seq 32)), 10 bytes -> $(printf 'bb%.0s' $(seq 32)), 10 bytes" \
+  "the training section names the changed file and command"
 # Not a terminal: Markdown by default.
 run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json
 check_eq "$(printf '%s' "$d_out" | head -1)" '### envlock diff: `old.lock.json` → `new.lock.json`' "markdown when piped"

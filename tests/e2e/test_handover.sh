@@ -30,13 +30,14 @@ fi
 
 full=(--lock "$DATA/full/envlock.lock.json" --provenance "$DATA/full/provenance.json"
   --build-result "$DATA/full/build-result.json" --squashfs-result "$DATA/full/squashfs-result.json"
-  --node "$DATA/full/node.json" --reports "$DATA/full/reports" --previous-lock "$DATA/full/previous.lock.json")
+  --node "$DATA/full/node.json" --reports "$DATA/full/reports" --previous-lock "$DATA/full/previous.lock.json"
+  --rollback "$DATA/full/rollback-report.json")
 for ext in md html json; do
   run_cmd h "$ENVLOCK" handover "${full[@]}" -o "handover.$ext"
   check_eq "$h_rc" 0 "handover .$ext exits 0"
   check_eq "$(cat "handover.$ext")" "$(cat "$DATA/full.$ext")" "golden full .$ext"
 done
-check_eq "$h_err" "envlock: wrote handover.json (7 items missing)" "handover says how much is missing"
+check_eq "$h_err" "envlock: wrote handover.json (1 items missing)" "handover says how much is missing"
 cp handover.html first.html
 "$ENVLOCK" handover "${full[@]}" -o handover.html 2>/dev/null
 check_eq "$(cmp first.html handover.html && echo same)" "same" "same records, same bytes"

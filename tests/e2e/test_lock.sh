@@ -150,6 +150,58 @@ check_eq "$(echo "$r_out" | grep '^drift')" \
   "drift: sources.megatron.commit: release moved from $OLD_C to $(git_commit_id megatron release)" \
   "check --refresh: the moved branch"
 
+# ---- training: and launch: each file hashed into the lock; --check names a changed or lost file
+write_manifest . megatron v2 13.3
+mkdir -p conf tok data
+printf 'layers: 24\n' >conf/train.yaml
+printf '{"a": 1}' >tok/vocab.json
+python3 -c 'import sys; sys.stdout.buffer.write(bytes(range(256)) * 12000)' >data/sample.bin
+printf 'MMIDIDX\0\0' >data/sample.idx
+cat >>envlock.yaml <<'YAML'
+training:
+  config: ./conf/train.yaml
+  tokenizer: [tok/vocab.json]
+  data: data/sample
+  checkpoint_dir: /lustre/ckpt/gpt
+launch:
+  command: sbatch --nodes 1 train.sbatch
+  directories: {checkpoints: /lustre/ckpt/gpt, data: /lustre/data}
+YAML
+lock
+check_eq "$r_rc" 0 "lock with training: exit 0 ($r_err)"
+check_eq "$(field envlock.lock.json training.data.bin.sha256) $(field envlock.lock.json training.data.bin.size)" \
+  "$(sha256sum data/sample.bin | cut -d' ' -f1) 3072000" "lock: the data .bin's sha256 and size"
+check_eq "$(field envlock.lock.json training.data.idx.sha256)" "$(sha256sum data/sample.idx | cut -d' ' -f1)" "lock: the data .idx's sha256"
+check_eq "$(field envlock.lock.json training.config.path) $(field envlock.lock.json training.tokenizer.0.path)" \
+  "conf/train.yaml tok/vocab.json" "lock: paths normalised, relative to the manifest's folder"
+check_eq "$(field envlock.lock.json launch.directories.data) | $(field envlock.lock.json launch.command)" \
+  "/lustre/data | sbatch --nodes 1 train.sbatch" "lock: launch as written"
+check_contains "$r_out" "  training: 4 files, 3072028 bytes hashed" "lock: the summary says how much was hashed"
+check_not_contains "$r_err" "hashing" "lock: no progress line when standard error is not a terminal"
+if command -v script >/dev/null; then
+  tty_err=$(script -qec "$ENVLOCK lock --insecure-registry $REG -o tty.lock.json" /dev/null)
+  check_contains "$tty_err" "hashing data/sample.bin: 0.0 of 0.0 GiB" "lock: the progress line on a terminal"
+  cmp -s tty.lock.json envlock.lock.json && ok "lock on a terminal: the same bytes" || fail "lock on a terminal" "bytes differ"
+fi
+lock --check
+check_eq "$r_rc:$r_out" "0:envlock.lock.json matches envlock.yaml" "check with training: no drift"
+OLD_BIN=$(sha256sum data/sample.bin | cut -d' ' -f1)
+printf 'x' >>data/sample.bin
+rm conf/train.yaml
+lock --check
+check_eq "$r_rc" 1 "check with a changed data file: exit 1"
+check_eq "$(echo "$r_out" | grep '^drift')" "drift: training.config conf/train.yaml: cannot read (No such file or directory), the lock has $(printf 'layers: 24\n' | sha256sum | cut -d' ' -f1) (11 bytes)
+drift: training.data data/sample.bin: sha256 $(sha256sum data/sample.bin | cut -d' ' -f1) (3072001 bytes), the lock has $OLD_BIN (3072000 bytes)" \
+  "check: the changed and the lost file named"
+lock
+check_eq "$r_rc:$r_err" "2:envlock: error: training.config: cannot read conf/train.yaml: No such file or directory" "lock: a training file that is not there"
+printf 'layers: 24\n' >conf/train.yaml
+sed -i 's#data: data/sample$#data: data/sample.bin#' envlock.yaml
+lock
+check_eq "$r_rc" 2 "a data path with .bin: exit 2"
+check_eq "$(echo "$r_err" | head -1)" "envlock: error: envlock.yaml:12:9: 'training.data' must be a Megatron data prefix without .bin or .idx (PREFIX.bin and PREFIX.idx are read), got 'data/sample.bin'" \
+  "a data path with .bin: FILE:LINE:COL"
+
 # ---- errors
 write_manifest . megatron no-such-tag 13.3
 lock

@@ -38,4 +38,15 @@ void add_resume_options(CLI::App& app, ResumeOptions& options) {
       ->group(group);
 }
 
+void add_checkpoint_load_options(CLI::App& app, CheckpointLoadOptions& options) {
+  const std::string group = "Checkpoint load (--check checkpoint-load)";
+  app.add_option("--checkpoint", options.checkpoint,
+                 "A checkpoint folder written by the current environment, to load here and train "
+                 "on (with --train-cmd: passed as {ckpt})")
+      ->group(group);
+  app.add_option("--extra-steps", options.extra_steps,
+                 "Steps to train after loading the checkpoint (default: 5)")
+      ->group(group);
+}
+
 } // namespace envlock::verify

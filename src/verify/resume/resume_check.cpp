@@ -16,26 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* k_sample_name = "sample_text_document";
-
-// The token file: --data (both files must exist), else a sample written to the work folder.
-Result<fs::path> prepare_data(const ResumeOptions& options, const fs::path& work_dir) {
-  if (!options.data.empty()) {
-    for (const auto& file : {dataset::bin_path(options.data), dataset::idx_path(options.data)}) {
-      std::error_code error;
-      if (!fs::is_regular_file(file, error)) {
-        return input_error("--data " + options.data.string() + ": " + file.string() + " not found");
-      }
-    }
-    return options.data;
-  }
-  ENVLOCK_TRY_ASSIGN(const dataset::IndexedDataset dataset,
-                     dataset::sample_dataset(dataset::SampleSpec{}));
-  const fs::path prefix = work_dir / k_sample_name;
-  ENVLOCK_TRY(dataset::write_dataset(prefix, dataset));
-  return prefix;
-}
-
 // How the trainer is started: python SCRIPT, or torchrun over N GPUs.
 struct Trainer {
   fs::path python;
@@ -57,21 +37,6 @@ struct Trainer {
     return out;
   }
 };
-
-// The trainer's own error ("envlock-resume: error: ..."), as an Error of its exit status.
-std::optional<Error> trainer_error(const util::ProcessResult& process) {
-  if (process.exit_code != 2 && process.exit_code != 3) {
-    return std::nullopt;
-  }
-  const std::string marker = "envlock-resume: error: ";
-  const auto at = process.err.rfind(marker);
-  if (at == std::string::npos) {
-    return std::nullopt;
-  }
-  std::string message(util::trim(process.err.substr(at + marker.size())));
-  message = "resume check: " + message.substr(0, message.find('\n'));
-  return process.exit_code == 2 ? input_error(message) : env_error(message);
-}
 
 std::string names(const nlohmann::json& list) {
   std::vector<std::string> out;
@@ -172,6 +137,23 @@ Result<std::vector<CheckResult>> run_trainer(const ResumeOptions& options, const
 
 } // namespace
 
+Result<fs::path> prepare_resume_data(const ResumeOptions& options, const fs::path& work_dir) {
+  if (!options.data.empty()) {
+    for (const auto& file : {dataset::bin_path(options.data), dataset::idx_path(options.data)}) {
+      std::error_code error;
+      if (!fs::is_regular_file(file, error)) {
+        return input_error("--data " + options.data.string() + ": " + file.string() + " not found");
+      }
+    }
+    return options.data;
+  }
+  ENVLOCK_TRY_ASSIGN(const dataset::IndexedDataset dataset,
+                     dataset::sample_dataset(dataset::SampleSpec{}));
+  const fs::path prefix = work_dir / "sample_text_document";
+  ENVLOCK_TRY(dataset::write_dataset(prefix, dataset));
+  return prefix;
+}
+
 Result<std::vector<CheckResult>> run_resume_check(const RunContext& context) {
   const ResumeOptions& options = context.options().resume;
   if (options.gpus < 1) {
@@ -194,7 +176,7 @@ Result<std::vector<CheckResult>> run_resume_check(const RunContext& context) {
       return env_error("--work-dir " + dir.string() + ": " + error.message());
     }
   }
-  ENVLOCK_TRY_ASSIGN(const fs::path data, prepare_data(options, dir));
+  ENVLOCK_TRY_ASSIGN(const fs::path data, prepare_resume_data(options, dir));
   const ResumeWork work{dir, data, tolerance, context.python().python};
   if (!options.train_cmd.empty()) {
     return run_train_cmd_check(options, work);

@@ -21,6 +21,11 @@ struct ResumeWork {
   std::filesystem::path environment_python; // the checked environment's interpreter, if any
 };
 
+// The token file: --data PREFIX (both files must exist: "--data P: P.bin not found", exit 2),
+// else the default sample (sample-data.md) written to `work_dir` as sample_text_document.
+Result<std::filesystem::path> prepare_resume_data(const ResumeOptions& options,
+                                                  const std::filesystem::path& work_dir);
+
 // Runs the check. Results: resume.compute, resume.runs, resume.loss, resume.lr, resume.params
 // (the bundled trainer) or resume.runs, resume.loss, resume.lr (--train-cmd). Errors: bad options
 // or `expect.resume` (exit 2); no Python, no PyTorch or no GPU (exit 3, "resume check: ...").

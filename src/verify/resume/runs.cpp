@@ -23,6 +23,20 @@ Result<TimedRun> run_timed(std::string name, const std::vector<std::string>& arg
   return TimedRun{std::move(name), seconds, std::move(process)};
 }
 
+std::optional<Error> trainer_error(const util::ProcessResult& process, std::string_view check) {
+  if (process.exit_code != 2 && process.exit_code != 3) {
+    return std::nullopt;
+  }
+  const std::string marker = "envlock-resume: error: ";
+  const auto at = process.err.rfind(marker);
+  if (at == std::string::npos) {
+    return std::nullopt;
+  }
+  std::string message(util::trim(process.err.substr(at + marker.size())));
+  message = std::string(check) + ": " + message.substr(0, message.find('\n'));
+  return process.exit_code == 2 ? input_error(message) : env_error(message);
+}
+
 std::string last_line(const util::ProcessResult& process) {
   // In order: the trainer's own error; a rank's exception line as torchrun prefixes it
   // ("[rank0]: RuntimeError: ..."); an exception line that is not the launcher's wrapper

@@ -9,7 +9,9 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace envlock::verify {
@@ -24,6 +26,11 @@ struct TimedRun {
 // PYTHONHASHSEED, PYTHONUNBUFFERED) and `env`. Fails only when the program cannot be started.
 Result<TimedRun> run_timed(std::string name, const std::vector<std::string>& argv,
                            const std::map<std::string, std::string>& env = {});
+
+// The trainer's own error ("envlock-resume: error: ..." with exit status 2 or 3) as an Error of
+// that exit status, prefixed with `check` ("resume check: "); nothing for any other outcome.
+std::optional<Error> trainer_error(const util::ProcessResult& process,
+                                   std::string_view check = "resume check");
 
 // The last non-empty line of the run's stderr (or stdout), for a reason.
 std::string last_line(const util::ProcessResult& process);

@@ -139,6 +139,30 @@ TEST_SUITE("report.lock_diff") {
     CHECK(d.packages[0].new_source == "git https://git.example.invalid/numpy#abc");
   }
 
+  TEST_CASE("the training sample and its launch in their own section") {
+    lock::Lock a;
+    a.training = lock::Training{
+        lock::HashedFile{"conf/train.yaml", "aa", 10}, std::nullopt,
+        lock::TrainingData{"data/s", {"data/s.bin", "bb", 4096}, {"data/s.idx", "cc", 82}}, "ckpt"};
+    a.launch = lock::Launch{"sbatch train.sbatch", {{"data", "/lustre/data"}}};
+    lock::Lock b = a;
+    b.training->data->bin = {"data/s.bin", "dd", 8192};
+    b.training->tokenizer = std::vector<lock::HashedFile>{{"tok/vocab.json", "ee", 7}};
+    b.launch->command = "sbatch --nodes 2 train.sbatch";
+    b.launch->directories.erase("data");
+    const diff::LockDiff d = diff::diff_locks(a, b);
+    REQUIRE(d.sections.size() == 1);
+    CHECK(d.sections[0].id == "training");
+    const std::string text = diff::render_diff_text(d);
+    CHECK(text.substr(text.find('\n') + 1) ==
+          "\nTraining sample and launch\n"
+          "  launch.command: sbatch train.sbatch -> sbatch --nodes 2 train.sbatch\n"
+          "  launch.directories.data: /lustre/data -> (none)\n"
+          "  training.data[data/s.bin]: bb, 4096 bytes -> dd, 8192 bytes\n"
+          "  training.tokenizer[tok/vocab.json]: (none) -> ee, 7 bytes\n");
+    CHECK(diff::diff_locks(b, b).empty());
+  }
+
   TEST_CASE("golden: text, markdown and json") {
     const diff::LockDiff d = megatron_diff();
     CHECK(diff::render_diff_text(d) == golden("megatron.txt"));

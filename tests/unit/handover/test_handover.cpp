@@ -22,6 +22,7 @@ handover::RecordPaths full_paths() {
   p.node = full("node.json");
   p.reports_dir = full("reports");
   p.previous_lock = full("previous.lock.json");
+  p.rollback = full("rollback-report.json");
   return p;
 }
 
@@ -82,6 +83,53 @@ TEST_SUITE("report.handover") {
     REQUIRE(resume != nullptr);
     CHECK(resume->value == "pass");
     CHECK(resume->source == "node1.json: checks[1].outcome");
+  }
+
+  TEST_CASE("rows 5 to 7 read the typed training, launch and rollback records") {
+    const auto records = handover::read_records(full_paths());
+    REQUIRE_MESSAGE(records.has_value(), records.error().message);
+    const handover::Handover h = handover::build_handover(*records);
+    const auto value_of = [&](const std::string& label) {
+      const auto* found = item(h, label);
+      REQUIRE_MESSAGE(found != nullptr, label);
+      REQUIRE_MESSAGE(found->value.has_value(), label);
+      return *found->value + " <- " + found->source;
+    };
+    CHECK(value_of("Training configuration") ==
+          "examples/gpt3/gpt_345m.yaml <- envlock.lock.json: training.config.path");
+    CHECK(value_of("sha256 of data/sample_text_document.bin") ==
+          "5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d5d (10485760000 "
+          "bytes) <- envlock.lock.json: training.data.bin.sha256, size");
+    CHECK(value_of("Sample data") ==
+          "data/sample_text_document <- envlock.lock.json: training.data.prefix");
+    CHECK(value_of("Launch command") ==
+          "sbatch --nodes 1 scripts/resume_test.sbatch <- envlock.lock.json: launch.command");
+    CHECK(value_of("Folder checkpoints") ==
+          "/lustre/ckpt/gpt345m <- envlock.lock.json: launch.directories.checkpoints");
+    CHECK(value_of("Rollback check") ==
+          "pass: 3 passed, 0 failed, 0 not checked; checked 2026-11-30T23:30:00Z <- "
+          "rollback-report.json: outcome, summary, run.checked_at");
+    CHECK(value_of("Checkpoint compatibility (checkpoint.load)") ==
+          "pass <- previous-image.json: checks[1].outcome");
+    for (const auto& row : h.rows) {
+      if (row.id == "training" || row.id == "procedure" || row.id == "rollback") {
+        for (const auto& entry : row.items) {
+          CHECK_MESSAGE(entry.value.has_value(), entry.label);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("a file that is not a rollback report is refused") {
+    handover::RecordPaths p;
+    p.rollback = full("build-result.json");
+    const auto records = handover::read_records(p);
+    REQUIRE_FALSE(records.has_value());
+    CHECK(records.error().code == ExitCode::usage);
+    CHECK(records.error().message ==
+          full("build-result.json").string() +
+              ": not a rollback report (schema envlock.rollback-report/v1): write it with envlock "
+              "rollback check --json");
   }
 
   TEST_CASE("unknown output extensions are refused") {

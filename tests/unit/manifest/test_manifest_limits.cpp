@@ -96,10 +96,11 @@ TEST_CASE("manifest: CRLF line ends and a byte order mark are read") {
   // The quoted source line of an error carries no '\r'.
   const auto bad = manifest::parse_manifest(text + "colour: red\r\n", "m.yaml");
   REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error().message == "m.yaml:14:1: unknown key 'colour'; accepted keys: envlock, "
-                               "image, base, sources, python, build, expect, enroot\n"
-                               "colour: red\n"
-                               "^");
+  CHECK(bad.error().message ==
+        "m.yaml:14:1: unknown key 'colour'; accepted keys: envlock, "
+        "image, base, sources, python, build, expect, enroot, training, launch\n"
+        "colour: red\n"
+        "^");
 }
 
 TEST_CASE("manifest: URL credentials are masked in quoted source lines") {

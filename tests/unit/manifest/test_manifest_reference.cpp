@@ -97,7 +97,12 @@ TEST_CASE("manifest: the JSON Schema agrees with the parser") {
                                         "bad_busbw.yaml",
                                         "bad_build_arg_name.yaml",
                                         "bad_unknown_source.yaml",
-                                        "bad_host_type.yaml"};
+                                        "bad_host_type.yaml",
+                                        "bad_training_outside.yaml",
+                                        "bad_training_data_suffix.yaml",
+                                        "bad_training_unknown_key.yaml",
+                                        "bad_training_tokenizer_type.yaml",
+                                        "bad_launch_directory.yaml"};
   std::vector<std::filesystem::path> files = {k_manifests / "shan-training.yaml"};
   std::string expected = "valid shan-training.yaml\n";
   for (const auto& name : good) {

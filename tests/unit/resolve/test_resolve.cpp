@@ -188,4 +188,90 @@ TEST_SUITE("lock") {
             "drift: sources.megatron.commit: release moved from " + p.git.c1 + " to " + p.git.c2});
   }
 
+  TEST_CASE("training: each file hashed with its size; launch copied") {
+    Project p;
+    test::write_text(p.dir / "conf/train.yaml", "layers: 24\n");
+    test::write_text(p.dir / "tok/vocab.json", "{}");
+    test::write_text(p.dir / "data/sample.bin", std::string(3000, 'x'));
+    test::write_text(p.dir / "data/sample.idx", "MMIDIDX");
+    p.manifest.training = manifest::Training{
+        "./conf/train.yaml", std::vector<std::string>{"tok/vocab.json"}, "data/sample", "ckpt"};
+    p.manifest.launch = manifest::Launch{"sbatch train.sbatch", {{"data", "/lustre/data"}}};
+    std::vector<std::string> shown;
+    const resolve::FileProgress progress = [&](const std::string& path, std::uint64_t hashed,
+                                               std::uint64_t size) {
+      shown.push_back(path + " " + std::to_string(hashed) + "/" + std::to_string(size));
+    };
+    const auto lock =
+        resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers(), {}, progress);
+    REQUIRE_MESSAGE(lock.has_value(), lock.error().message);
+    REQUIRE(lock->training.has_value());
+    CHECK(lock->training->config ==
+          lock::HashedFile{"conf/train.yaml", util::sha256_hex("layers: 24\n"), 11});
+    CHECK(lock->training->tokenizer ==
+          std::vector<lock::HashedFile>{{"tok/vocab.json", util::sha256_hex("{}"), 2}});
+    REQUIRE(lock->training->data.has_value());
+    CHECK(lock->training->data->prefix == "data/sample");
+    CHECK(lock->training->data->bin ==
+          lock::HashedFile{"data/sample.bin", util::sha256_hex(std::string(3000, 'x')), 3000});
+    CHECK(lock->training->data->idx.path == "data/sample.idx");
+    CHECK(lock->training->checkpoint_dir == "ckpt");
+    CHECK(lock->launch == lock::Launch{"sbatch train.sbatch", {{"data", "/lustre/data"}}});
+    CHECK(shown == std::vector<std::string>{"conf/train.yaml 11/11", "tok/vocab.json 2/2",
+                                            "data/sample.bin 3000/3000", "data/sample.idx 7/7"});
+  }
+
+  TEST_CASE("training: a file that cannot be read names the field and the file") {
+    Project p;
+    p.manifest.training = manifest::Training{std::nullopt, std::nullopt, "data/gone", ""};
+    const auto lock = resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers());
+    REQUIRE_FALSE(lock.has_value());
+    CHECK(lock.error().code == ExitCode::usage);
+    CHECK(lock.error().message ==
+          "training.data: cannot read data/gone.bin: No such file or directory");
+  }
+
+  TEST_CASE("drift: a changed or missing training file, a changed launch command") {
+    Project p;
+    test::write_text(p.dir / "conf/train.yaml", "layers: 24\n");
+    test::write_text(p.dir / "data/sample.bin", "tokens");
+    test::write_text(p.dir / "data/sample.idx", "index");
+    p.manifest.training = manifest::Training{"conf/train.yaml", std::nullopt, "data/sample", ""};
+    p.manifest.launch = manifest::Launch{"sbatch train.sbatch", {}};
+    const auto path = p.dir / "envlock.lock.json";
+    const auto lock = resolve::resolve_lock(p.manifest, path, registry_answers());
+    REQUIRE(lock.has_value());
+    const auto none =
+        resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
+    REQUIRE(none.has_value());
+    CHECK(none->empty());
+
+    test::write_text(p.dir / "data/sample.bin", "other tokens");
+    std::filesystem::remove(p.dir / "conf/train.yaml");
+    p.manifest.launch->command = "sbatch train2.sbatch";
+    const auto drift =
+        resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
+    REQUIRE(drift.has_value());
+    CHECK(*drift ==
+          std::vector<std::string>{
+              "drift: launch.command: lock has \"sbatch train.sbatch\", manifest has \"sbatch "
+              "train2.sbatch\"",
+              "drift: training.config conf/train.yaml: cannot read (No such file or directory), "
+              "the lock has " +
+                  util::sha256_hex("layers: 24\n") + " (11 bytes)",
+              "drift: training.data data/sample.bin: sha256 " + util::sha256_hex("other tokens") +
+                  " (12 bytes), the lock has " + util::sha256_hex("tokens") + " (6 bytes)"});
+
+    p.manifest.training->data = "data/other";
+    p.manifest.launch.reset();
+    const auto moved =
+        resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
+    REQUIRE(moved.has_value());
+    CHECK(*moved ==
+          std::vector<std::string>{"drift: launch: lock has {\"command\":\"sbatch train.sbatch\"}, "
+                                   "manifest has nothing",
+                                   "drift: training.data: lock has \"data/sample\", manifest has "
+                                   "\"data/other\""});
+  }
+
 } // TEST_SUITE

@@ -2,6 +2,7 @@
 // and helpers to run the checks against it.
 #pragma once
 
+#include "../testutil.hpp"
 #include "util/fs.hpp"
 #include "verify/check.hpp"
 #include "verify/options.hpp"

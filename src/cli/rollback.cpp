@@ -1,0 +1,80 @@
+// `envlock rollback check`: can the previous environment still be retrieved (its image digests in
+// the registry, its .sqsh on disk)? docs/manual/rollback.md.
+#include "build/build_result.hpp"
+#include "cli/command.hpp"
+#include "cli/registry_options.hpp"
+#include "cli/status_stream.hpp"
+#include "rollback/check.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+namespace envlock::cli {
+
+namespace {
+
+struct RollbackArgs {
+  rollback::Inputs inputs;
+  std::string json; // --json FILE ("-": standard output)
+  oci::RegistryOptions registry;
+};
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string();
+}
+
+Result<ExitCode> run_rollback_check(const RollbackArgs& args) {
+  if (!args.json.empty()) {
+    ENVLOCK_TRY(util::output_target(args.json));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  oci::RegistryClient client(args.registry);
+  const rollback::ManifestProbe probe = [&client](const oci::ImageRef& image) {
+    return client.head_manifest(image, image.digest);
+  };
+  ENVLOCK_TRY_ASSIGN(rollback::Report report, rollback::check_rollback(args.inputs, probe));
+  report.tool_version = ENVLOCK_VERSION;
+  report.checked_at = build::rfc3339_utc(std::chrono::system_clock::now());
+  report.hostname = host_name();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  status_stream({args.json}) << rollback::report_to_text(report) << std::flush;
+  if (!args.json.empty()) {
+    ENVLOCK_TRY(
+        util::write_file_atomic(args.json, util::canonical_json(rollback::report_to_json(report))));
+  }
+  return rollback::exit_code_of(report);
+}
+
+Runner setup_check(CLI::App& app) {
+  auto args = std::make_shared<RollbackArgs>();
+  rollback::Inputs& in = args->inputs;
+  app.add_option("--previous", in.previous_lock, "The lock of the environment to return to")
+      ->required();
+  app.add_option("--lock", in.current_lock, "The lock of the environment now in use (recorded)");
+  app.add_option("--previous-build-result", in.build_result,
+                 "The previous build's build-result.json (default: beside --previous)");
+  app.add_option("--previous-squashfs-result", in.squashfs_result,
+                 "The previous squashfs-result.json (default: beside --previous)");
+  app.add_option("--sqsh-dir", in.sqsh_dir,
+                 "Where the previous .sqsh lies (a node-local copy; default: beside its result)");
+  app.add_option("--json", args->json, "Write the report as JSON (envlock.rollback-report/v1)");
+  add_registry_options(app, args->registry);
+  return [args] { return run_rollback_check(*args); };
+}
+
+const RegisterCommand k_register{{
+    "rollback",
+    "Check that the previous environment can still be retrieved",
+    nullptr,
+    {{"check", "Check the previous image digests in the registry and the previous .sqsh on disk",
+      setup_check}},
+}};
+
+} // namespace
+
+} // namespace envlock::cli

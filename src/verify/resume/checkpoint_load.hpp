@@ -1,0 +1,24 @@
+// The checkpoint-load check (`--check checkpoint-load`, docs/manual/verify.md): can this (older)
+// environment read a checkpoint the current one wrote, so that training can go back to it? The
+// image's own trainer (the bundled envlock_resume.py, or the user's --train-cmd with {ckpt})
+// loads the checkpoint and trains a few steps; the check passes when loading succeeds and every
+// loss is finite. The report names the checkpoint by the sha256 of its files and the trainer by
+// the versions of its Python, PyTorch and NumPy.
+#pragma once
+
+#include "util/result.hpp"
+#include "verify/check.hpp"
+#include "verify/run_context.hpp"
+
+#include <vector>
+
+namespace envlock::verify {
+
+// Results: "checkpoint.files" (the folder's files hashed; with the bundled trainer, each
+// rank<N>.pt checked as a complete torch.save archive) and "checkpoint.load" (skipped when the
+// files failed). Errors: no --checkpoint, a --checkpoint that is no folder, --extra-steps or
+// --gpus below 1 (exit 2); no Python, PyTorch or GPU (exit 3, "checkpoint-load check: ...").
+// Skipped in offline mode.
+Result<std::vector<CheckResult>> run_checkpoint_load_check(const RunContext& context);
+
+} // namespace envlock::verify
