@@ -31,6 +31,7 @@ DEMO=$(mktemp -d "${TMPDIR:-/tmp}/envlock-demo.XXXXXX")
 # skopeo, umoci and git keep their state in the demo folder, not in the user's home.
 export HOME=$DEMO/home REGISTRY_AUTH_FILE=$DEMO/auth.json XDG_RUNTIME_DIR=$DEMO/run
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
+printf '{"auths": {}}\n' >"$REGISTRY_AUTH_FILE" # buildah refuses an auth file that does not exist
 finish() {
   demo_stop_all
   if [ "${ENVLOCK_DEMO_KEEP:-0}" = 1 ]; then
@@ -96,9 +97,11 @@ show envlock-verify --root rootfs --check image,megatron --json report.json
 
 say "diff: what the next release would change"
 demo_git_release megatron-lm core_v0.0.2
-sed 's/ref: core_v0.0.1/ref: core_v0.0.2/' envlock.yaml >next.yaml
-envlock lock -f next.yaml -o next.lock.json >/dev/null
-show envlock diff envlock.lock.json next.lock.json
+cp envlock.yaml envlock.yaml.v1
+sed -i 's/ref: core_v0.0.1/ref: core_v0.0.2/' envlock.yaml
+envlock lock -o next.lock.json >/dev/null
+mv envlock.yaml.v1 envlock.yaml
+show envlock diff envlock.lock.json next.lock.json || [ $? -eq 1 ] # 1: the locks differ
 
 say "handover: the environment handover record"
 mkdir -p reports && cp report.json reports/
