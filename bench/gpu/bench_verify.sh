@@ -7,21 +7,12 @@
 set -u
 verify=$1
 out=$2
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-# NVLink multicast stays off on shared machines.
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONUNBUFFERED=1
-python=$(command -v python3)
-export VIRTUAL_ENV=${VIRTUAL_ENV:-$(dirname "$(dirname "$python")")}
-mkdir -p "$out"
+. "$(dirname "$0")/setup.sh"
 template=$repo/tests/data/verify/lock.json
-gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
 python3 "$here/make_machine_lock.py" "$template" "$gpus" >"$out/h200x$gpus-lock.json"
 python3 "$here/make_machine_lock.py" "$template" 1 >"$out/h200x1-lock.json"
 python3 "$here/make_machine_lock.py" "$template" "$gpus" 2.30.7 >"$out/nccl-mismatch-lock.json"
 
-now() { date +%s.%N; }
 run_verify() { # NAME LOCK [env...]: runs envlock-verify, prints its exit code and wall time
   local name=$1 lock=$2
   shift 2

@@ -9,25 +9,8 @@
 set -u
 verify=$1
 out=$2
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-# NVLink multicast stays off on shared machines.
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONUNBUFFERED=1
-python=$(command -v python3)
-export VIRTUAL_ENV=${VIRTUAL_ENV:-$(dirname "$(dirname "$python")")}
-mkdir -p "$out"
-gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
-python3 "$here/make_machine_lock.py" "$repo/tests/data/verify/lock.json" "$gpus" >"$out/lock.json"
-python3 - "$out/lock.json" <<'PY'
-import json, sys
-lock = json.load(open(sys.argv[1]))
-lock["expect"]["resume"] = {"steps": 100, "checkpoint_step": 50, "loss_abs": 1e-6,
-                            "loss_rel": 1e-6, "lr_abs": 0, "param_abs": 1e-6, "param_rel": 1e-5}
-json.dump(lock, open(sys.argv[1], "w"), indent=2, sort_keys=True)
-PY
-
-now() { date +%s.%N; }
+. "$(dirname "$0")/setup.sh"
+resume_lock "$out/lock.json"
 run_verify() { # NAME CHECK [env...] -- [verify args...]
   local name=$1 check=$2
   shift 2
