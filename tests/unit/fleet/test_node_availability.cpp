@@ -1,3 +1,4 @@
+#include "../testutil.hpp"
 #include "fleet/drain.hpp"
 #include "fleet/fleet_report.hpp"
 #include "fleet/node_availability.hpp"
@@ -96,7 +97,7 @@ TEST_SUITE("fleet.node_availability") {
   }
 
   TEST_CASE("the not-verified file is folded again by --report-only") {
-    const envlock::util::TempDir tmp;
+    const auto tmp = envlock::test::temp_dir();
     REQUIRE(
         envlock::fleet::write_not_verified(tmp.path(), "node2", "down (power supply)").has_value());
     const auto inputs = envlock::fleet::read_node_results(tmp.path(), {"node1", "node2"});

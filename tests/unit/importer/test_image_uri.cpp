@@ -15,7 +15,7 @@ std::string parsed(const std::string& text) {
   return uri->image.to_string() + (uri->user.empty() ? "" : " user=" + uri->user);
 }
 
-std::string error_of(const std::string& text) {
+std::string uri_error_of(const std::string& text) {
   const auto uri = parse_image_uri(text);
   REQUIRE(!uri.has_value());
   CHECK(uri.error().code == envlock::ExitCode::usage);
@@ -74,21 +74,21 @@ TEST_SUITE("importer.image_uri") {
   TEST_CASE("bad URIs say what is wrong and what is expected") {
     const std::string expected =
         "; expected docker://[USER@][REGISTRY#]IMAGE[:TAG][@sha256:…] or the path of a .sqsh";
-    CHECK(error_of("dockerd://ubuntu") ==
+    CHECK(uri_error_of("dockerd://ubuntu") ==
           "invalid image URI 'dockerd://ubuntu': the scheme 'dockerd://' names no registry image "
           "envlock can pin" +
               expected);
-    CHECK(error_of("ubuntu.sqsh") ==
+    CHECK(uri_error_of("ubuntu.sqsh") ==
           "invalid image URI 'ubuntu.sqsh': no docker:// scheme" + expected);
-    CHECK(error_of("docker://a.io#Nvidia/pytorch") ==
+    CHECK(uri_error_of("docker://a.io#Nvidia/pytorch") ==
           "invalid image URI 'docker://a.io#Nvidia/pytorch': repository must be lowercase" +
               expected);
-    CHECK(error_of("docker://a.io#b@sha256:abc") ==
+    CHECK(uri_error_of("docker://a.io#b@sha256:abc") ==
           "invalid image URI 'docker://a.io#b@sha256:abc': invalid digest 'sha256:abc': expected "
           "sha256: and 64 lowercase hex digits" +
               expected);
-    CHECK(error_of("docker://a b#c") ==
+    CHECK(uri_error_of("docker://a b#c") ==
           "invalid image URI 'docker://a b#c': invalid registry 'a b'" + expected);
-    CHECK(error_of("docker://") == "invalid image URI 'docker://': missing image" + expected);
+    CHECK(uri_error_of("docker://") == "invalid image URI 'docker://': missing image" + expected);
   }
 }
