@@ -66,7 +66,8 @@ TEST_SUITE("fleet.batch_script") {
     auto text = render_verify_script(job);
     REQUIRE(text.has_value());
     CHECK(text->find("--container-image") == std::string::npos);
-    CHECK(text->find("'\\''/shared/bin/envlock'\\'' node --check --json") != std::string::npos);
+    CHECK(text->find("'\\''/shared/bin/envlock'\\'' node --check --format json") !=
+          std::string::npos);
     CHECK(text->find("'\\''/shared/bin/envlock-verify'\\'' --lock '\\''/shared/envlock.lock.json'"
                      "\\'' '\\''--no-gpu'\\'' '\\''--root=/local/it'\\''\\'\\'''\\''s'\\''") !=
           std::string::npos);
