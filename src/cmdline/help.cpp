@@ -81,9 +81,15 @@ std::string metavariable(const CLI::Option& option) {
   if (option.get_type_size() == 0 || option.get_expected_max() == 0) {
     return ""; // a flag
   }
-  const std::string base = without_validators(option.get_type_name());
+  const std::string type_name = option.get_type_name();
+  const std::string base = without_validators(type_name);
   if (base.empty() || base == "TEXT") {
-    return "VALUE";
+    // What CLI11's ExistingFile, ExistingDirectory and ExistingPath check says what it is.
+    const std::string checked = type_name.substr(std::min(base.size() + 1, type_name.size()));
+    if (checked == "FILE" || checked == "DIR") {
+      return checked;
+    }
+    return checked.starts_with("PATH") ? "PATH" : "VALUE";
   }
   static constexpr std::array<std::string_view, 5> k_numbers = {"INT", "UINT", "INT64", "UINT64",
                                                                 "CHAR"};

@@ -22,8 +22,9 @@ public:
 };
 
 // The word a person reads after an option: its type name without what CLI11's validators append
-// (":FILE", ":FLOAT in [1 - 3600]"); "VALUE" (or "N", "NUMBER") for an option that names no
-// type of its own ("TEXT", "INT", "FLOAT"). Empty for a flag.
+// (":FILE", ":FLOAT in [1 - 3600]"); for an option that names no type of its own ("TEXT",
+// "INT", "FLOAT"): FILE, DIR or PATH when a check says so, else "VALUE" (or "N", "NUMBER").
+// Empty for a flag.
 std::string metavariable(const CLI::Option& option);
 
 // Sets the help footer of `app`: "Example:" with `example`, then "Manual: MANUAL".
