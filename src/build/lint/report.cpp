@@ -120,6 +120,7 @@ nlohmann::json lint_report_sarif(const std::vector<LintedFile>& files,
   run["tool"]["driver"] = {{"name", "envlock"}, {"version", tool_version}, {"rules", rules}};
   run["results"] = results;
   nlohmann::json log = nlohmann::json::object();
+  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
   log["version"] = "2.1.0";
   log["runs"] = nlohmann::json::array();
   log["runs"].push_back(std::move(run));
