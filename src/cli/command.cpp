@@ -27,6 +27,7 @@ struct CommandNode {
 CommandNode add_command(CLI::App& parent, const CommandSpec& spec) {
   CommandNode node;
   node.app = parent.add_subcommand(spec.name, spec.description);
+  node.app->footer(""); // not the parent's: its own (setup sets it), or its commands' examples
   if (spec.setup) {
     node.runner = spec.setup(*node.app);
   }

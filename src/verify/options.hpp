@@ -40,7 +40,7 @@ struct VerifyOptions {
   std::string format;               // --format text|json|junit; empty: by -o's extension, else text
   std::string output;               // -o FILE; empty: standard output
   std::filesystem::path json_path;  // --json FILE (the old spelling of --format json -o FILE)
-  std::filesystem::path junit_path; // --junit FILE (the old spelling of --format junit -o FILE)
+  std::filesystem::path junit_path; // --junit FILE: also the JUnit XML, for CI
   cmdline::ColourWhen colour = cmdline::ColourWhen::automatic; // --color, of the table
   std::filesystem::path host_facts; // --host-facts FILE (from `envlock node`)
   std::string image_digest;         // --image-digest sha256:… (the image the node runs)

@@ -30,8 +30,10 @@ void add_verify_options(CLI::App& app, VerifyOptions& options) {
                              "to standard output then, or to standard error for -o -");
   cmdline::add_old_option(app, "--json", "FILE", "--format json -o FILE",
                           [&options](const std::string& path) { options.json_path = path; });
-  cmdline::add_old_option(app, "--junit", "FILE", "--format junit -o FILE",
-                          [&options](const std::string& path) { options.junit_path = path; });
+  // A CI's second report beside -o's (as pytest's --junitxml), so it stays.
+  app.add_option("--junit", options.junit_path,
+                 "Also write the report as JUnit XML to FILE (for CI, beside -o's report)")
+      ->type_name("FILE");
   cmdline::add_colour_option(app, options.colour);
   app.add_flag("--no-gpu", options.no_gpu, "Skip the GPU and driver checks (reported as skipped)");
   app.add_flag("--deep", options.deep,
