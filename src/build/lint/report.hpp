@@ -1,6 +1,6 @@
 // The three forms of `envlock lint`'s findings over one or more files: text for people
 // ("FILE:LINE: error: MESSAGE", then "FILE: N errors, M warnings"), JSON ("envlock.lint/v1",
-// docs/formats/lint.md) and SARIF 2.1.0 for CI annotations (one run, the rules in
+// docs/manual/lint.md) and SARIF 2.1.0 for CI annotations (one run, the rules in
 // tool.driver.rules, each result with ruleId, level, message.text and its file, line and column).
 // Pure functions of the findings: the same files give the same bytes.
 #pragma once
