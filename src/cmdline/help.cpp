@@ -214,7 +214,12 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string name,
       out << "\n";
     }
   }
-  return out.str();
+  // One blank line between sections (CLI11 ends an option group with one of its own).
+  std::string text = out.str();
+  for (auto at = text.find("\n\n\n"); at != std::string::npos; at = text.find("\n\n\n", at)) {
+    text.erase(at, 1);
+  }
+  return text;
 }
 
 void set_footer(CLI::App& app, const std::string& example, const std::string& manual) {

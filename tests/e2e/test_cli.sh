@@ -97,6 +97,20 @@ for c in $commands; do
 done
 check_contains "$(help_of lock)" "  --ca-file FILE              Trust the CA certificates" "--ca-file FILE"
 check_contains "$(help_of lock)" "  --registry-timeout SECONDS  Give up" "--registry-timeout SECONDS"
+for program in "$V" "$IMPORTER"; do
+  [ -x "$program" ] || continue
+  text=$("$program" --help)
+  name=$(basename "$program")
+  bad=$(grep -nE '[A-Z]+:(FILE|DIR|PATH\(|\{)|TEXT|FLOAT|\bINT\b|UINT|\[[0-9.]+ - [0-9.]+\]|REQUIRED|Positionals' <<<"$text")
+  check_eq "$bad" "" "$name --help: no type noise"
+  check_eq "$(grep -c '^Example:$' <<<"$text")" 1 "$name --help: one example"
+  check_eq "$(grep -c '^$' <<<"$text")" "$(grep -cE '^$' <<<"$(cat -s <<<"$text")")" "$name --help: no double blank line"
+done
+check_contains "$("$V" --help)" "
+  --devices LIST              GPU indices to check, e.g. 0,1 (default: all)
+
+Resume check (--check resume):
+  --data PREFIX " "envlock-verify --help: one blank line before the resume options"
 check_contains "$("$V" --help)" "Manual: docs/manual/verify.md" "envlock-verify --help: its manual page"
 
 # ---- --color and NO_COLOR (the verification table is what envlock colours)
