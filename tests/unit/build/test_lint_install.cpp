@@ -2,6 +2,7 @@
 #include "build/lint/report.hpp"
 #include "util/json.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <string>
 #include <vector>
