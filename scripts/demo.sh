@@ -93,7 +93,7 @@ show envlock squashfs verify image.sqsh
 
 say "envlock-verify --root: the image checked offline against its lock"
 unsquashfs -q -no-progress -d rootfs image.sqsh >/dev/null
-show envlock-verify --root rootfs --check image,megatron --json report.json
+show envlock-verify --root rootfs --check image,megatron -o report.json
 
 say "diff: what the next release would change"
 demo_git_release megatron-lm core_v0.0.2

@@ -19,7 +19,7 @@ run_verify() { # NAME CHECK [env...] -- [verify args...]
   shift
   local start end rc
   start=$(now)
-  env "${envs[@]}" "$verify" --lock "$out/lock.json" --check "$check" --json "$out/$name.json" \
+  env "${envs[@]}" "$verify" --lock "$out/lock.json" --check "$check" -o "$out/$name.json" \
     "$@" >"$out/$name.txt" 2>&1
   rc=$?
   end=$(now)

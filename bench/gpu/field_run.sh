@@ -40,9 +40,9 @@ PY
   echo "VIRTUAL_ENV=${VIRTUAL_ENV-unset} UV_PROJECT_ENVIRONMENT=${UV_PROJECT_ENVIRONMENT-unset}"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 } >"$out/field-machine.txt" 2>&1
-"$verify" --lock "$work/lock.json" --json "$out/field-verify.json" >"$out/field-verify.txt" 2>&1
+"$verify" --lock "$work/lock.json" --format json -o "$out/field-verify.json" >"$out/field-verify.txt" 2>&1
 echo "verify (lock names the venv) rc=$?"
-"$verify" --lock "$work/path-lock.json" --json "$out/field-verify-path.json" \
+"$verify" --lock "$work/path-lock.json" --format json -o "$out/field-verify-path.json" \
   >"$out/field-verify-path.txt" 2>&1
 echo "verify (found on PATH) rc=$?"
 head -3 "$out/field-verify-path.txt"
@@ -119,10 +119,10 @@ CUDA_DEVICE_MAX_CONNECTIONS=1 python3 $meg/pretrain_gpt.py $model --train-iters 
   }
   t0=$(now)
   "$verify" --lock "$work/resume-lock.json" --check resume --work-dir "$work/good" \
-    --train-cmd "$(cmd 29610 '')" --json "$out/megatron-good.json" >"$out/megatron-good.txt" 2>&1 &
+    --train-cmd "$(cmd 29610 '')" --format json -o "$out/megatron-good.json" >"$out/megatron-good.txt" 2>&1 &
   good=$!
   "$verify" --lock "$work/resume-lock.json" --check resume --work-dir "$work/nooptim" \
-    --train-cmd "$(cmd 29620 --no-load-optim)" --json "$out/megatron-nooptim.json" \
+    --train-cmd "$(cmd 29620 --no-load-optim)" --format json -o "$out/megatron-nooptim.json" \
     >"$out/megatron-nooptim.txt" 2>&1
   echo "megatron without optimizer state rc=$?"
   wait "$good"

@@ -3,6 +3,7 @@
 #include "build/build_run.hpp"
 #include "cli/command.hpp"
 #include "cli/source_date_epoch.hpp"
+#include "cmdline/help.hpp"
 #include "oci/session.hpp"
 
 #include <iostream>
@@ -69,19 +70,24 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<BuildCliOptions>();
-  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)");
+  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)")
+      ->type_name("FILE");
   app.add_option("--template", options->template_path,
-                 "The Mustache template of the Dockerfile (as for envlock render)");
+                 "The Mustache template of the Dockerfile (as for envlock render)")
+      ->type_name("FILE");
   app.add_flag("--with-verifier", options->with_verifier,
                "Also copy envlock-verify and the lock into the image (as for envlock render)");
   app.add_option("--megatron-repo", options->megatron_repo,
-                 "A local clone holding the locked Megatron-LM commit (needed for a remote URL)");
+                 "A local clone holding the locked Megatron-LM commit (needed for a remote URL)")
+      ->type_name("DIR");
   app.add_option("--builder", options->builder, "buildah (default), podman or docker")
       ->type_name("NAME");
-  app.add_option("--isolation", options->isolation, "buildah/podman --isolation (default: chroot)");
+  app.add_option("--isolation", options->isolation, "buildah/podman --isolation (default: chroot)")
+      ->type_name("MODE");
   app.add_flag("--push", options->push, "Push the image to image.repository by tag");
   app.add_option("--result", options->result,
-                 "Write the result here (default: build-result.json beside the lock)");
+                 "Write the result here (default: build-result.json beside the lock)")
+      ->type_name("FILE");
   app.add_option("--insecure-registry", options->insecure_registries,
                  "Let the builder use plain HTTP for this registry (HOST[:PORT]; repeatable)")
       ->type_name("HOST[:PORT]");
@@ -89,6 +95,7 @@ Runner setup(CLI::App& app) {
   add_source_date_epoch_option(app, options->source_date_epoch,
                                "SOURCE_DATE_EPOCH and --timestamp of the build, and the context's "
                                "mtimes (default: SOURCE_DATE_EPOCH, else the lock's)");
+  cmdline::set_footer(app, "envlock build --push", "docs/manual/build.md");
   return [options] { return run_build_command(*options); };
 }
 

@@ -2,6 +2,7 @@
 // (docs/manual/chain.md).
 #include "chain/chain.hpp"
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
 #include "util/json.hpp"
 
 #include <iostream>
@@ -72,13 +73,22 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
 Runner setup_verify(CLI::App& app) {
   auto args = std::make_shared<ChainArgs>();
   app.add_option("--provenance", args->provenance, "The signed provenance (provenance.dsse.json)")
-      ->required();
-  app.add_option("--pub", args->pub, "The signer's public key (KEY.pub)")->required();
+      ->required()
+      ->type_name("FILE");
+  app.add_option("--pub", args->pub, "The signer's public key (KEY.pub)")
+      ->required()
+      ->type_name("FILE");
   app.add_option("--squashfs-result", args->squashfs_result,
-                 "The squashfs-result.json of the .sqsh the nodes run");
+                 "The squashfs-result.json of the .sqsh the nodes run")
+      ->type_name("FILE");
   app.add_option("--results", args->results,
-                 "A results folder (envlock fleet verify's): its reports, nodes/*.json included");
-  app.add_option("reports", args->reports, "Verification reports (envlock-verify --json)");
+                 "A results folder (envlock fleet verify's): its reports, nodes/*.json included")
+      ->type_name("DIR");
+  app.add_option("reports", args->reports, "Verification reports (envlock-verify --format json)");
+  cmdline::set_footer(app,
+                      "envlock chain verify --provenance provenance.dsse.json --pub key.pub "
+                      "--results fleet-results",
+                      "docs/manual/chain.md");
   return [args] { return run_chain_verify(*args); };
 }
 

@@ -1,5 +1,9 @@
 #include "cli/command.hpp"
 
+#include "cmdline/help.hpp"
+#include "cmdline/program.hpp"
+#include "cmdline/usage_error.hpp"
+
 #include <algorithm>
 #include <exception>
 #include <iostream>
@@ -23,6 +27,7 @@ struct CommandNode {
 CommandNode add_command(CLI::App& parent, const CommandSpec& spec) {
   CommandNode node;
   node.app = parent.add_subcommand(spec.name, spec.description);
+  node.app->footer(""); // not the parent's: its own (setup sets it), or its commands' examples
   if (spec.setup) {
     node.runner = spec.setup(*node.app);
   }
@@ -48,6 +53,26 @@ const Runner* chosen_runner(const CommandNode& node) {
   return node.runner ? &node.runner : nullptr;
 }
 
+// `envlock help [COMMAND...]`: the help of the command named, or the list of commands.
+int run_help(const CLI::App& top, const std::vector<std::string>& words) {
+  const CLI::App* command = &top;
+  for (const auto& word : words) {
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : command->get_subcommands({})) {
+      if (sub->get_name() == word) {
+        next = sub;
+      }
+    }
+    if (next == nullptr) {
+      std::cerr << cmdline::unknown_command_message(*command, word) << "\n";
+      return static_cast<int>(ExitCode::usage);
+    }
+    command = next;
+  }
+  std::cout << cmdline::help_text(*command) << std::flush;
+  return std::cout ? 0 : static_cast<int>(ExitCode::environment);
+}
+
 } // namespace
 
 RegisterCommand::RegisterCommand(CommandSpec spec) {
@@ -63,8 +88,7 @@ std::vector<CommandSpec> registered_commands() {
 
 int run_main(int argc, char** argv) {
   CLI::App app{"envlock: reproducible, checkable GPU training environments", "envlock"};
-  app.set_version_flag("--version", std::string("envlock ") + ENVLOCK_VERSION,
-                       "Print the version and exit");
+  cmdline::set_up_program(app, "envlock help lock", "docs/manual/README.md");
   app.require_subcommand(1);
   app.fallthrough(false);
 
@@ -72,19 +96,17 @@ int run_main(int argc, char** argv) {
   for (const auto& spec : registered_commands()) {
     commands.push_back(add_command(app, spec));
   }
+  std::vector<std::string> help_words;
+  CLI::App* help = app.add_subcommand("help", "Show the commands, or the help of one");
+  help->add_option("command", help_words, "The command (and subcommand) to show the help of")
+      ->type_name("COMMAND");
+  cmdline::set_footer(*help, "envlock help fleet verify", "docs/manual/README.md");
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "envlock: error: " << e.what() << "\n";
-    std::cerr << "Run 'envlock --help' for usage.\n";
-    return static_cast<int>(ExitCode::usage);
+  if (const auto exit_code = cmdline::parse(app, argc, argv)) {
+    return *exit_code;
+  }
+  if (help->parsed()) {
+    return run_help(app, help_words);
   }
 
   try {

@@ -2,8 +2,10 @@
 // (docs/manual/context.md).
 #include "build/context.hpp"
 #include "cli/command.hpp"
-#include "cli/status_stream.hpp"
 #include "cli/source_date_epoch.hpp"
+#include "cli/status_stream.hpp"
+#include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 
 #include <iostream>
 #include <memory>
@@ -51,18 +53,23 @@ Result<ExitCode> run_context(const ContextCliOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<ContextCliOptions>();
-  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)");
-  app.add_option("-o,--output", options->output,
-                 "Write the tar to this file, atomically (default: context.tar)");
+  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)")
+      ->type_name("FILE");
+  cmdline::add_output_option(app, options->output,
+                             "Write the tar to this file, atomically; - for standard output "
+                             "(default: context.tar)");
   app.add_option("--template", options->template_path,
-                 "The Mustache template of the Dockerfile (as for envlock render)");
+                 "The Mustache template of the Dockerfile (as for envlock render)")
+      ->type_name("FILE");
   app.add_flag("--with-verifier", options->with_verifier,
                "Also put envlock-verify and the lock into the context (as for envlock render)");
   app.add_option("--megatron-repo", options->megatron_repo,
-                 "A local clone holding the locked Megatron-LM commit (needed for a remote URL)");
+                 "A local clone holding the locked Megatron-LM commit (needed for a remote URL)")
+      ->type_name("DIR");
   add_source_date_epoch_option(app, options->source_date_epoch,
                                "Every entry's mtime (default: SOURCE_DATE_EPOCH, else the lock's "
                                "enroot.source_date_epoch)");
+  cmdline::set_footer(app, "envlock context -o context.tar", "docs/manual/context.md");
   return [options] { return run_context(*options); };
 }
 

@@ -1,10 +1,11 @@
 // envlock diff [OLD [NEW]]: what changed between two locks, in ML terms (docs/manual/diff.md).
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "diff/commit_log.hpp"
 #include "diff/diff_render.hpp"
 #include "diff/lock_source.hpp"
 
-#include <iostream>
 #include <unistd.h>
 
 namespace envlock::cli {
@@ -14,8 +15,8 @@ namespace {
 struct DiffOptions {
   std::vector<std::string> revisions;
   std::string lock_path = "envlock.lock.json";
-  std::string format; // "", text, markdown, json
-  bool json = false;
+  std::string format; // text, md or json; empty: by -o's extension, else by the stream
+  std::string output; // empty: standard output
   std::string megatron_repo;
 };
 
@@ -40,21 +41,17 @@ Result<ExitCode> run_diff(const DiffOptions& o) {
   diff.new_label = new_lock.label;
   diff::add_commit_logs(diff, old_lock.lock, new_lock.lock, o.megatron_repo);
 
-  diff::DiffFormat format =
-      isatty(STDOUT_FILENO) != 0 ? diff::DiffFormat::text : diff::DiffFormat::markdown;
-  if (o.json || o.format == "json") {
-    format = diff::DiffFormat::json;
-  } else if (o.format == "markdown") {
-    format = diff::DiffFormat::markdown;
-  } else if (o.format == "text") {
-    format = diff::DiffFormat::text;
+  std::string name = o.format;
+  if (name.empty()) {
+    const bool terminal = (o.output.empty() || o.output == "-") && isatty(STDOUT_FILENO) != 0;
+    name = cmdline::format_for_extension(o.output, {"text", "md", "json"})
+               .value_or(terminal ? "text" : "md");
   }
+  const diff::DiffFormat format = name == "json" ? diff::DiffFormat::json
+                                  : name == "md" ? diff::DiffFormat::markdown
+                                                 : diff::DiffFormat::text;
   ENVLOCK_TRY_ASSIGN(const std::string text, diff::render_diff(diff, format));
-  std::cout << text;
-  std::cout.flush();
-  if (!std::cout) {
-    return env_error("cannot write the diff to standard output");
-  }
+  ENVLOCK_TRY(cmdline::write_output(o.output, text));
   return diff.empty() ? ExitCode::ok : ExitCode::failed;
 }
 
@@ -68,13 +65,19 @@ const RegisterCommand k_register{{
                      "and the working lock");
       app.add_option("--lock", o->lock_path,
                      "The working lock, and the path a bare revision reads (default: "
-                     "envlock.lock.json)");
-      app.add_option("--format", o->format,
-                     "text, markdown or json (default: text on a terminal, markdown otherwise)")
-          ->check(CLI::IsMember({"text", "markdown", "json"}));
-      app.add_flag("--json", o->json, "Same as --format json");
+                     "envlock.lock.json)")
+          ->type_name("FILE");
+      cmdline::add_format_option(app, o->format, {"text", "md", "json"},
+                                 "default: by -o's extension, else text on a terminal and md "
+                                 "otherwise");
+      cmdline::add_output_option(app, o->output,
+                                 "Write the diff here; - for standard output (default: standard "
+                                 "output)");
+      cmdline::add_old_flag(app, "--json", "--format json", [o] { o->format = "json"; });
       app.add_option("--megatron-repo", o->megatron_repo,
-                     "A local clone of Megatron-LM, to list the commits between the two pins");
+                     "A local clone of Megatron-LM, to list the commits between the two pins")
+          ->type_name("DIR");
+      cmdline::set_footer(app, "envlock diff HEAD~1 --format md", "docs/manual/diff.md");
       return [o] { return run_diff(*o); };
     },
 }};

@@ -1,9 +1,11 @@
-// envlock handover [--lock ...] -o handover.md|.html|.json: the handover record
-// (docs/manual/handover.md).
+// envlock handover [--lock ...] [--format md|html|json] [-o FILE]: the handover record
+// (docs/manual/handover.md). With no record named, the usual files of this folder; with no -o,
+// handover.md.
 #include "handover/handover.hpp"
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "handover/render.hpp"
-#include "util/fs.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -15,8 +17,11 @@ namespace {
 
 struct HandoverOptions {
   handover::RecordPaths paths;
-  std::string output;
+  std::string format; // md, html or json; empty: by -o's extension, else md
+  std::string output; // "-": standard output; empty: handover.md
 };
+
+const std::vector<std::string> k_formats{"md", "html", "json"};
 
 // With no record named: the usual files of the current folder, those that exist (the lock, the
 // build's, squashfs's and provenance's results, reports/), each said on stderr.
@@ -68,15 +73,23 @@ Result<ExitCode> run_handover(HandoverOptions o) {
   if (o.output.empty()) {
     o.output = "handover.md";
   }
-  ENVLOCK_TRY_ASSIGN(const handover::HandoverFormat format,
-                     handover::handover_format_for(o.output));
+  // --format wins; else the extension of -o's file chooses (an unknown one is refused); - alone
+  // is Markdown.
+  handover::HandoverFormat format = handover::HandoverFormat::markdown;
+  if (!o.format.empty()) {
+    format = o.format == "json"   ? handover::HandoverFormat::json
+             : o.format == "html" ? handover::HandoverFormat::html
+                                  : handover::HandoverFormat::markdown;
+  } else if (o.output != "-") {
+    ENVLOCK_TRY_ASSIGN(format, handover::handover_format_for(o.output));
+  }
   if (none_named(o.paths)) {
     o.paths = usual_records();
   }
   ENVLOCK_TRY_ASSIGN(const handover::Records records, handover::read_records(o.paths));
   const handover::Handover handover = handover::build_handover(records);
   ENVLOCK_TRY_ASSIGN(const std::string text, handover::render_handover(handover, records, format));
-  ENVLOCK_TRY(util::write_file_atomic(o.output, text));
+  ENVLOCK_TRY(cmdline::write_output(o.output, text));
   std::size_t missing = 0;
   for (const auto& row : handover.rows) {
     for (const auto& item : row.items) {
@@ -94,26 +107,39 @@ const RegisterCommand k_register{{
     [](CLI::App& app) -> Runner {
       auto o = std::make_shared<HandoverOptions>();
       auto& p = o->paths;
-      app.add_option("--lock", p.lock, "The lock (envlock.lock.json)")->check(CLI::ExistingFile);
+      app.add_option("--lock", p.lock, "The lock (envlock.lock.json)")
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
       app.add_option("--provenance", p.provenance, "The provenance record")
-          ->check(CLI::ExistingFile);
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
       app.add_option("--build-result", p.build_result, "build-result.json of envlock build")
-          ->check(CLI::ExistingFile);
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
       app.add_option("--squashfs-result", p.squashfs_result,
-                     "squashfs-result.json of envlock squashfs")
-          ->check(CLI::ExistingFile);
+                     "The squashfs result of envlock squashfs (NAME.squashfs-result.json)")
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
       app.add_option("--reports", p.reports_dir, "A folder of verification reports (*.json)")
-          ->check(CLI::ExistingDirectory);
-      app.add_option("--node", p.node, "Host facts from envlock node --json")
-          ->check(CLI::ExistingFile);
+          ->check(CLI::ExistingDirectory)
+          ->type_name("DIR");
+      app.add_option("--node", p.node, "Host facts from envlock node --format json")
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
       app.add_option("--previous-lock", p.previous_lock,
                      "The lock of the previous environment (the way back)")
-          ->check(CLI::ExistingFile);
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
       app.add_option("--rollback", p.rollback,
-                     "The report of envlock rollback check --json (row 7)")
-          ->check(CLI::ExistingFile);
-      app.add_option("-o,--output", o->output,
-                     "handover.md (the default), handover.html or handover.json");
+                     "The report of envlock rollback check -o FILE (row 7)")
+          ->check(CLI::ExistingFile)
+          ->type_name("FILE");
+      cmdline::add_format_option(app, o->format, k_formats,
+                                 "default: by -o's extension (.md, .html, .json); md for -o -");
+      cmdline::add_output_option(app, o->output,
+                                 "Write the record here (default: handover.md); - for standard "
+                                 "output");
+      cmdline::set_footer(app, "envlock handover", "docs/manual/handover.md");
       return [o] { return run_handover(*o); };
     },
 }};

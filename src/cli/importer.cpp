@@ -3,6 +3,7 @@
 // plugstack.conf names. Pyxis reads one line, the .sqsh's absolute path, from standard output;
 // everything else goes to standard error, which Pyxis prints when the exit status is not 0.
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
 #include "importer/command.hpp"
 
 #include <memory>
@@ -21,7 +22,10 @@ const RegisterCommand k_register{{
       get->add_option("uri", *uri,
                       "docker://[USER@][REGISTRY#]IMAGE[:TAG][@sha256:...] or a .sqsh path")
           ->required();
+      cmdline::set_footer(*get, "envlock importer get docker://nvcr.io#nvidia/pytorch:26.06-py3",
+                          "docs/manual/importer.md");
       CLI::App* release = app.add_subcommand("release", "End this job step's use of its images");
+      cmdline::set_footer(*release, "envlock importer release", "docs/manual/importer.md");
       return [get, release, uri]() -> Result<ExitCode> {
         if (get->parsed()) {
           return importer::run_get(*uri);

@@ -1,5 +1,6 @@
 // `envlock keygen`: an Ed25519 key pair for signing provenance (docs/manual/keygen.md).
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
 #include "provenance/key_files.hpp"
 
 #include <iostream>
@@ -27,8 +28,10 @@ Result<ExitCode> run_keygen(const KeygenArgs& args) {
 Runner setup(CLI::App& app) {
   auto args = std::make_shared<KeygenArgs>();
   app.add_option("-o,--output", args->output, "The private key file; the public key is FILE.pub")
-      ->required();
+      ->required()
+      ->type_name("FILE");
   app.add_flag("--force", args->force, "Replace existing key files");
+  cmdline::set_footer(app, "envlock keygen -o signing.key", "docs/manual/keygen.md");
   return [args] { return run_keygen(*args); };
 }
 

@@ -3,6 +3,7 @@
 #include "build/recipe.hpp"
 #include "cli/command.hpp"
 #include "cli/registry_options.hpp"
+#include "cmdline/help.hpp"
 #include "manifest/manifest.hpp"
 #include "oci/registry.hpp"
 #include "resolve/drift.hpp"
@@ -183,17 +184,21 @@ Result<ExitCode> run_lock(const LockOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<LockOptions>();
-  app.add_option("-f,--file", options->manifest, "The manifest (default: envlock.yaml)");
+  app.add_option("-f,--file", options->manifest, "The manifest (default: envlock.yaml)")
+      ->type_name("FILE");
   app.add_option("-o,--output", options->output,
-                 "The lock to write or check (default: envlock.lock.json beside the manifest)");
+                 "The lock to write or check (default: envlock.lock.json beside the manifest)")
+      ->type_name("FILE");
   app.add_flag("--check", options->check,
                "Do not write: exit 1 naming each field where the lock and the manifest differ");
   app.add_flag("--refresh", options->refresh,
                "With --check: also resolve the base image's tag and the git refs again");
   app.add_option("--megatron-repo", options->megatron_repo,
                  "A local clone holding sources.megatron's commit, for an upstream recipe of a "
-                 "remote repository");
+                 "remote repository")
+      ->type_name("DIR");
   add_registry_options(app, options->registry);
+  cmdline::set_footer(app, "envlock lock --check", "docs/manual/lock.md");
   return [options] { return run_lock(*options); };
 }
 

@@ -1,6 +1,9 @@
-// envlock node [--json] [--check --lock FILE]: the facts of this host, and whether they meet the
-// lock's expect.host (docs/manual/node.md).
+// envlock node [--format text|json] [-o FILE] [--check --lock FILE]: the facts of this host, and
+// whether they meet the lock's expect.host (docs/manual/node.md).
 #include "cli/command.hpp"
+#include "cmdline/colour.hpp"
+#include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "lock/lock.hpp"
 #include "node/facts.hpp"
 #include "node/host_check.hpp"
@@ -10,15 +13,18 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace envlock::cli {
 
 namespace {
 
 struct NodeOptions {
-  bool json = false;
+  std::string format; // text or json; empty: by -o's extension, else text
+  std::string output; // empty: standard output
   bool check = false;
   std::string lock_path = "envlock.lock.json";
+  cmdline::ColourWhen colour = cmdline::ColourWhen::automatic;
 };
 
 std::string facts_text(const nlohmann::json& facts) {
@@ -59,25 +65,29 @@ Result<ExitCode> run_node(const NodeOptions& o) {
   report.tool_version = ENVLOCK_VERSION;
   report.mode = "live";
   report.checks = checks;
-  if (o.json) {
+  const std::string format =
+      !o.format.empty()
+          ? o.format
+          : cmdline::format_for_extension(o.output, {"text", "json"}).value_or("text");
+  std::string text;
+  if (format == "json") {
     if (o.check) {
       const nlohmann::json r = verify::report_to_json(report);
       facts["checks"] = r["checks"];
       facts["outcome"] = r["outcome"];
       facts["summary"] = r["summary"];
     }
-    std::cout << util::canonical_json(facts);
+    text = util::canonical_json(facts);
   } else {
-    std::cout << facts_text(facts);
+    text = facts_text(facts);
     if (o.check) {
-      std::cout << "\nexpect.host of " << o.lock_path << "\n"
-                << verify::report_to_table(report, verify::Colour::off);
+      const bool to_stdout = o.output.empty() || o.output == "-";
+      const bool colour = cmdline::use_colour(o.colour, to_stdout ? STDOUT_FILENO : -1);
+      text += "\nexpect.host of " + o.lock_path + "\n" +
+              verify::report_to_table(report, colour ? verify::Colour::on : verify::Colour::off);
     }
   }
-  std::cout.flush();
-  if (!std::cout) {
-    return env_error("cannot write to standard output");
-  }
+  ENVLOCK_TRY(cmdline::write_output(o.output, text));
   return verify::summarize(checks).failed > 0 ? ExitCode::failed : ExitCode::ok;
 }
 
@@ -86,9 +96,19 @@ const RegisterCommand k_register{{
     "Show this host's hardware, firmware, OS, driver, GPU and tool versions; --check them",
     [](CLI::App& app) -> Runner {
       auto o = std::make_shared<NodeOptions>();
-      app.add_flag("--json", o->json, "Print the facts as JSON (docs/formats/node-facts.md)");
+      cmdline::add_format_option(app, o->format, {"text", "json"},
+                                 "default: by -o's extension, else text; json: "
+                                 "docs/formats/node-facts.md");
+      cmdline::add_output_option(app, o->output,
+                                 "Write the facts here; - for standard output (default: "
+                                 "standard output)");
+      cmdline::add_old_flag(app, "--json", "--format json", [o] { o->format = "json"; });
       app.add_flag("--check", o->check, "Compare the facts with the lock's expect.host");
-      app.add_option("--lock", o->lock_path, "The lock for --check (default: envlock.lock.json)");
+      app.add_option("--lock", o->lock_path, "The lock for --check (default: envlock.lock.json)")
+          ->type_name("FILE");
+      cmdline::add_colour_option(app, o->colour);
+      cmdline::set_footer(app, "envlock node --check --lock envlock.lock.json",
+                          "docs/manual/node.md");
       return [o] { return run_node(*o); };
     },
 }};

@@ -2,6 +2,8 @@
 // signed DSSE envelope and `provenance verify` checks one (docs/manual/provenance.md).
 #include "cli/command.hpp"
 #include "cli/status_stream.hpp"
+#include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "provenance/inputs.hpp"
 #include "provenance/signing.hpp"
 #include "util/fs.hpp"
@@ -90,33 +92,45 @@ Result<ExitCode> run_verify(const VerifyArgs& args) {
 
 Runner setup(CLI::App& app) {
   auto statement = std::make_shared<StatementArgs>();
-  app.add_option("--lock", statement->lock, "The lock the image was built from");
+  app.add_option("--lock", statement->lock, "The lock the image was built from")->type_name("FILE");
   app.add_option("--build-result", statement->build_result,
-                 "build-result.json of the build (default: beside the lock)");
+                 "build-result.json of the build (default: beside the lock)")
+      ->type_name("FILE");
   app.add_option("--squashfs-result", statement->squashfs_result,
-                 "squashfs-result.json: adds the .sqsh as a second subject");
-  app.add_option("-o,--output", statement->output,
-                 "Where to write the statement (default: provenance.json beside the lock; - for "
-                 "standard output)");
-
+                 "squashfs-result.json: adds the .sqsh as a second subject")
+      ->type_name("FILE");
+  cmdline::add_output_option(app, statement->output,
+                             "Where to write the statement; - for standard output (default: "
+                             "provenance.json beside the lock)");
+  cmdline::set_footer(app, "envlock provenance -o provenance.json", "docs/manual/provenance.md");
   return [statement] { return run_statement(*statement); };
 }
 
 Runner setup_sign(CLI::App& app) {
   auto args = std::make_shared<SignArgs>();
-  app.add_option("--key", args->key, "Ed25519 private key (envlock keygen)")->required();
+  app.add_option("--key", args->key, "Ed25519 private key (envlock keygen)")
+      ->required()
+      ->type_name("FILE");
   app.add_option("statement", args->statement, "provenance.json")->required();
-  app.add_option("-o,--output", args->output,
-                 "The envelope to write (default: STATEMENT.dsse.json)");
+  cmdline::add_output_option(app, args->output,
+                             "The envelope to write; - for standard output (default: "
+                             "STATEMENT.dsse.json)");
+  cmdline::set_footer(app, "envlock provenance sign --key signing.key provenance.json",
+                      "docs/manual/provenance.md");
   return [args] { return run_sign(*args); };
 }
 
 Runner setup_verify(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
-  app.add_option("--pub", args->pub, "The signer's public key (KEY.pub)")->required();
+  app.add_option("--pub", args->pub, "The signer's public key (KEY.pub)")
+      ->required()
+      ->type_name("FILE");
   app.add_option("envelope", args->envelope, "provenance.dsse.json")->required();
   app.add_option("--image-digest", args->image_digest,
-                 "Also require a subject with this digest (sha256:...)");
+                 "Also require a subject with this digest (sha256:...)")
+      ->type_name("DIGEST");
+  cmdline::set_footer(app, "envlock provenance verify --pub signing.key.pub provenance.dsse.json",
+                      "docs/manual/provenance.md");
   return [args] { return run_verify(*args); };
 }
 

@@ -9,7 +9,7 @@ void add_registry_options(CLI::App& app, oci::RegistryOptions& options) {
   app.add_option("--ca-file", options.ca_file,
                  "Trust the CA certificates in this PEM file, in addition to the system's")
       ->check(CLI::ExistingFile)
-      ->type_name("PATH");
+      ->type_name("FILE");
   app.add_option_function<double>(
          "--registry-timeout",
          [&options](double seconds) {

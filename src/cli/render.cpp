@@ -1,6 +1,8 @@
 // `envlock render`: writes the Dockerfile of the lock (docs/manual/render.md).
 #include "build/render.hpp"
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "util/fs.hpp"
 
 #include <iostream>
@@ -42,17 +44,22 @@ Result<ExitCode> run_render(const RenderOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
-  app.add_option("--lock", options->lock, "The lock to render (default: envlock.lock.json)");
-  app.add_option("-o,--output", options->output,
-                 "Write the Dockerfile to this file (atomically) instead of standard output");
+  app.add_option("--lock", options->lock, "The lock to render (default: envlock.lock.json)")
+      ->type_name("FILE");
+  cmdline::add_output_option(app, options->output,
+                             "Write the Dockerfile to this file, atomically; - for standard "
+                             "output (default: standard output)");
   app.add_option("--template", options->template_path,
                  "A Mustache template to render instead of the default (templates/"
-                 "Dockerfile.mustache, or Dockerfile.upstream.mustache for an upstream recipe)");
+                 "Dockerfile.mustache, or Dockerfile.upstream.mustache for an upstream recipe)")
+      ->type_name("FILE");
   app.add_flag("--with-verifier", options->with_verifier,
                "Also copy envlock-verify and the lock into the image (from the build context)");
   app.add_option("--megatron-repo", options->megatron_repo,
                  "A local clone holding sources.megatron's commit, to read an upstream recipe of a "
-                 "remote repository");
+                 "remote repository")
+      ->type_name("DIR");
+  cmdline::set_footer(app, "envlock render --with-verifier -o Dockerfile", "docs/manual/render.md");
   return [options] { return run_render(*options); };
 }
 

@@ -4,6 +4,8 @@
 #include "cli/command.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/status_stream.hpp"
+#include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "rollback/check.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
@@ -19,7 +21,7 @@ namespace {
 
 struct RollbackArgs {
   rollback::Inputs inputs;
-  std::string json; // --json FILE ("-": standard output)
+  std::string json; // -o FILE, the JSON report ("-": standard output)
   oci::RegistryOptions registry;
 };
 
@@ -54,16 +56,25 @@ Runner setup_check(CLI::App& app) {
   auto args = std::make_shared<RollbackArgs>();
   rollback::Inputs& in = args->inputs;
   app.add_option("--previous", in.previous_lock, "The lock of the environment to return to")
-      ->required();
-  app.add_option("--lock", in.current_lock, "The lock of the environment now in use (recorded)");
+      ->required()
+      ->type_name("FILE");
+  app.add_option("--lock", in.current_lock, "The lock of the environment now in use (recorded)")
+      ->type_name("FILE");
   app.add_option("--previous-build-result", in.build_result,
-                 "The previous build's build-result.json (default: beside --previous)");
+                 "The previous build's build-result.json (default: beside --previous)")
+      ->type_name("FILE");
   app.add_option("--previous-squashfs-result", in.squashfs_result,
-                 "The previous squashfs-result.json (default: beside --previous)");
+                 "The previous squashfs result (default: the one beside --previous)")
+      ->type_name("FILE");
   app.add_option("--sqsh-dir", in.sqsh_dir,
-                 "Where the previous .sqsh lies (a node-local copy; default: beside its result)");
-  app.add_option("--json", args->json, "Write the report as JSON (envlock.rollback-report/v1)");
+                 "Where the previous .sqsh lies (a node-local copy; default: beside its result)")
+      ->type_name("DIR");
+  cmdline::add_output_option(app, args->json,
+                             "Write the report as JSON (envlock.rollback-report/v1) here; - for "
+                             "standard output, which moves the table to standard error");
   add_registry_options(app, args->registry);
+  cmdline::set_footer(app, "envlock rollback check --previous previous.lock.json -o rollback.json",
+                      "docs/manual/rollback.md");
   return [args] { return run_rollback_check(*args); };
 }
 

@@ -1,6 +1,7 @@
 // `envlock sample-data`: writes a small deterministic token file in Megatron-LM's indexed dataset
 // format (docs/manual/sample-data.md), the data of the resume check.
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
 #include "dataset/indexed_dataset.hpp"
 
 #include <iostream>
@@ -34,11 +35,18 @@ Result<ExitCode> run_sample_data(const SampleDataOptions& options) {
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<SampleDataOptions>();
   app.add_option("-o,--output", options->output, "The folder to write PREFIX.bin and PREFIX.idx to")
-      ->required();
-  app.add_option("--name", options->name, "The file name prefix (default: sample_text_document)");
-  app.add_option("--tokens", options->spec.tokens, "About this many tokens (default: 262144)");
-  app.add_option("--vocab", options->spec.vocab, "Token ids are below this (default: 4096)");
-  app.add_option("--seed", options->spec.seed, "The generator's seed (default: 1234)");
+      ->required()
+      ->type_name("DIR");
+  app.add_option("--name", options->name, "The file name prefix (default: sample_text_document)")
+      ->type_name("PREFIX");
+  app.add_option("--tokens", options->spec.tokens, "About this many tokens (default: 262144)")
+      ->type_name("N");
+  app.add_option("--vocab", options->spec.vocab, "Token ids are below this (default: 4096)")
+      ->type_name("N");
+  app.add_option("--seed", options->spec.seed, "The generator's seed (default: 1234)")
+      ->type_name("N");
+  cmdline::set_footer(app, "envlock sample-data -o data --tokens 65536",
+                      "docs/manual/sample-data.md");
   return [options] { return run_sample_data(*options); };
 }
 

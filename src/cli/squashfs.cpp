@@ -5,6 +5,7 @@
 #include "cli/registry_options.hpp"
 #include "cli/source_date_epoch.hpp"
 #include "cli/status_stream.hpp"
+#include "cmdline/help.hpp"
 #include "lock/lock.hpp"
 #include "oci/image_ref.hpp"
 #include "oci/platform.hpp"
@@ -264,21 +265,27 @@ Runner setup_squashfs(CLI::App& app) {
   auto args = std::make_shared<SquashArgs>();
   app.add_option("--lock", args->lock,
                  "Lock file: Enroot options and the default image (default: envlock.lock.json "
-                 "when no image is named and it exists)");
+                 "when no image is named and it exists)")
+      ->type_name("FILE");
   app.add_option("--image", args->image,
                  "Image to squash, REF@DIGEST (with --oci-layout: its tag or digest; default: "
                  "the image build-result.json beside the lock records, else the lock's base "
-                 "image)");
-  app.add_option("--oci-layout", args->oci_layout, "Read the image from an OCI layout folder");
+                 "image)")
+      ->type_name("IMAGE");
+  app.add_option("--oci-layout", args->oci_layout, "Read the image from an OCI layout folder")
+      ->type_name("DIR");
   app.add_option("--platform", args->platform,
                  "OS/ARCH[/VARIANT] (default: the lock's, "
-                 "else linux/amd64)");
-  app.add_option("-o,--output", args->output, "The .sqsh to write");
+                 "else linux/amd64)")
+      ->type_name("PLATFORM");
+  app.add_option("-o,--output", args->output, "The .sqsh to write")->type_name("FILE");
   app.add_option("--result", args->result,
-                 "Where to write the result (default: NAME.squashfs-result.json beside NAME.sqsh)");
+                 "Where to write the result (default: NAME.squashfs-result.json beside NAME.sqsh)")
+      ->type_name("FILE");
   app.add_option("--squash-options", args->squash_options,
                  "mksquashfs options (default: the lock's, else Enroot's '-comp lzo -noD "
-                 "-exit-on-error')");
+                 "-exit-on-error')")
+      ->type_name("OPTIONS");
   add_source_date_epoch_option(app, args->source_date_epoch,
                                "Timestamp of every inode and of the image (default: "
                                "SOURCE_DATE_EPOCH, else the lock's; required without --lock)");
@@ -291,12 +298,15 @@ Runner setup_squashfs(CLI::App& app) {
       ->type_name("FILE");
   app.add_flag("--enroot", args->enroot, "Run the installed `enroot import` instead");
   add_registry_options(app, args->registry);
+  cmdline::set_footer(app, "envlock squashfs --lock envlock.lock.json -o image.sqsh",
+                      "docs/manual/squashfs.md");
   return [args] { return run_squashfs(*args); };
 }
 
 Runner setup_digest(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   app.add_option("path", *path, "Folder or .sqsh")->required();
+  cmdline::set_footer(app, "envlock squashfs digest image.sqsh", "docs/manual/squashfs.md");
   return [path] { return run_digest(*path); };
 }
 
@@ -305,9 +315,12 @@ Runner setup_verify(CLI::App& app) {
   app.add_option("image", args->image, "The .sqsh")->required();
   app.add_option("--result", args->result,
                  "The result to compare with (default: NAME.squashfs-result.json, else "
-                 "squashfs-result.json, beside NAME.sqsh)");
-  app.add_option("--lock", args->lock, "Lock whose Enroot settings to compare with");
+                 "squashfs-result.json, beside NAME.sqsh)")
+      ->type_name("FILE");
+  app.add_option("--lock", args->lock, "Lock whose Enroot settings to compare with")
+      ->type_name("FILE");
   app.add_flag("--tree", args->tree, "Also recompute the tree digest");
+  cmdline::set_footer(app, "envlock squashfs verify image.sqsh", "docs/manual/squashfs.md");
   return [args] { return run_verify(*args); };
 }
 

@@ -1,5 +1,6 @@
 // `envlock verify`: the node checks of envlock-verify, from the main tool.
 #include "cli/command.hpp"
+#include "cmdline/help.hpp"
 #include "verify/verify_cli.hpp"
 
 #include <memory>
@@ -14,6 +15,8 @@ const RegisterCommand k_register{{
     [](CLI::App& app) -> Runner {
       auto options = std::make_shared<verify::VerifyOptions>();
       verify::add_verify_options(app, *options);
+      cmdline::set_footer(app, "envlock verify --root rootfs --check packages",
+                          "docs/manual/verify.md");
       return [options]() -> Result<ExitCode> { return verify::verify(*options); };
     },
 }};

@@ -17,9 +17,11 @@ struct LoadedLock {
 };
 
 // Reads `arg`: an existing file, else a git revision REV[:PATH]. A bare REV means
-// REV:<path of `working_lock` relative to the repository root>. Fails with an input error
-// ("'REV:PATH' is not a file and not a revision of the git repository here: ...") or the lock's
-// own validation error.
+// REV:<path of `working_lock` relative to the repository root>. Fails with an input error that
+// names what was given and where it was looked for, e.g. "nosuch.json: no such file, and not a
+// revision of the git repository at /src/p"; "HEAD~3: no such commit: HEAD has only 2 commits in
+// its first-parent line (the git repository at /src/p)"; "HEAD:x.json: no file x.json in commit
+// 0123456789ab (HEAD) of the git repository at /src/p"; or with the lock's own validation error.
 Result<LoadedLock> load_lock_arg(std::string_view arg, const std::filesystem::path& working_lock);
 
 // Reads the working lock file itself (label: the path as written).

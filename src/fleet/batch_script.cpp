@@ -40,7 +40,9 @@ Result<mustache::data> common_data(const std::string& job_name,
       {"--reservation", &slurm.reservation}};
   const std::string nodelist = util::join(nodes, ",");
   ENVLOCK_TRY(check_sbatch_value("--nodes", nodelist));
-  options.push_back(mustache::data("--nodelist=" + nodelist));
+  if (!nodes.empty()) {
+    options.push_back(mustache::data("--nodelist=" + nodelist));
+  }
   for (const auto& [option, value] : pass) {
     ENVLOCK_TRY(check_sbatch_value(option, *value));
     if (!value->empty()) {
@@ -49,7 +51,11 @@ Result<mustache::data> common_data(const std::string& job_name,
   }
   mustache::data data;
   data.set("job_name", job_name);
+  // Without nodes, those of the partition, found when the script is submitted.
+  data.set("fixed_nodes", !nodes.empty());
   data.set("node_count", std::to_string(nodes.size()));
+  data.set("partition", slurm.partition);
+  data.set("partition_q", shell_quote(slurm.partition));
   data.set("sbatch_options", options);
   data.set("results", results.string());
   data.set("results_q", shell_quote(results.string()));
@@ -65,13 +71,13 @@ std::string verify_step(const VerifyScript& job, const std::string& verifier,
     command += " " + shell_quote(arg);
   }
   const std::string out = shell_quote(job.results.string() + "/nodes") + "/\"$SLURMD_NODENAME\"";
-  return command + " --json " + out + ".json > " + out + ".txt 2>&1; echo $? > " + out +
+  return command + " --format json -o " + out + ".json > " + out + ".txt 2>&1; echo $? > " + out +
          ".rc.tmp && mv " + out + ".rc.tmp " + out + ".rc";
 }
 
 std::string host_step(const VerifyScript& job) {
   const std::string out = shell_quote(job.results.string() + "/nodes") + "/\"$SLURMD_NODENAME\"";
-  return shell_quote(job.host_checker.string()) + " node --check --json --lock " +
+  return shell_quote(job.host_checker.string()) + " node --check --format json --lock " +
          shell_quote(job.lock.string()) + " > " + out + ".host.json.tmp; mv " + out +
          ".host.json.tmp " + out + ".host.json";
 }

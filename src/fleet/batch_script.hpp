@@ -23,7 +23,9 @@ struct SlurmOptions {
 enum class RunMode { container, no_container };
 
 struct VerifyScript {
-  std::vector<std::string> nodes; // the nodes to verify (natural order)
+  // The nodes to verify (natural order). Empty: every node of slurm.partition, which the script
+  // asks sinfo for when it is run with bash, and submits itself with them.
+  std::vector<std::string> nodes;
   SlurmOptions slurm;
   std::filesystem::path results;      // absolute, shared by all nodes
   std::filesystem::path script;       // where the script is written (for its comment)

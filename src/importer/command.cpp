@@ -1,5 +1,7 @@
 #include "importer/command.hpp"
 
+#include "cmdline/help.hpp"
+#include "cmdline/program.hpp"
 #include "importer/config.hpp"
 #include "importer/importer.hpp"
 
@@ -51,7 +53,8 @@ Result<ExitCode> run_release() {
 int importer_main(int argc, char** argv) {
   CLI::App app{"envlock-importer: the Pyxis importer; a checked .sqsh for each job's image",
                "envlock-importer"};
-  app.set_version_flag("--version", std::string("envlock-importer ") + ENVLOCK_VERSION);
+  cmdline::set_up_program(app, "envlock-importer get docker://nvcr.io#nvidia/pytorch:26.06-py3",
+                          "docs/manual/importer.md");
   app.require_subcommand(1);
   std::string uri;
   CLI::App* get_command = app.add_subcommand("get", "Print the path of the checked .sqsh of URI");
@@ -59,15 +62,13 @@ int importer_main(int argc, char** argv) {
       ->add_option("uri", uri,
                    "docker://[USER@][REGISTRY#]IMAGE[:TAG][@sha256:...] or a .sqsh path")
       ->required();
-  app.add_subcommand("release", "End this job step's use of its images");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      return app.exit(e);
-    }
-    std::cerr << "envlock: error: " << e.what() << "\n";
-    return static_cast<int>(ExitCode::usage);
+  cmdline::set_footer(*get_command,
+                      "envlock-importer get docker://nvcr.io#nvidia/pytorch:26.06-py3",
+                      "docs/manual/importer.md");
+  CLI::App* release = app.add_subcommand("release", "End this job step's use of its images");
+  cmdline::set_footer(*release, "envlock-importer release", "docs/manual/importer.md");
+  if (const auto exit_code = cmdline::parse(app, argc, argv)) {
+    return *exit_code;
   }
   try {
     Result<ExitCode> result = get_command->parsed() ? run_get(uri) : run_release();

@@ -101,8 +101,8 @@ run_squashfs(const fs::path& tool, const SquashRequest& request,
 
 Result<Resolution> run_resolve(const fs::path& tool, const oci::ImageRef& image,
                                const std::string& platform, const oci::RegistryOptions& registry) {
-  std::vector<std::string> argv = {tool.string(), "resolve", "--json", "--platform=" + platform,
-                                   image.to_string()};
+  std::vector<std::string> argv = {tool.string(), "resolve", "--format=json",
+                                   "--platform=" + platform, image.to_string()};
   for (auto& arg : registry_arguments(registry)) {
     argv.push_back(std::move(arg));
   }

@@ -46,7 +46,7 @@ struct Resolution {
   std::string platform_digest; // the manifest for the platform
 };
 
-// Runs `envlock resolve --json` for `image` and `platform`; failures as for run_squashfs.
+// Runs `envlock resolve --format=json` for `image` and `platform`; failures as for run_squashfs.
 Result<Resolution> run_resolve(const std::filesystem::path& tool, const oci::ImageRef& image,
                                const std::string& platform, const oci::RegistryOptions& registry);
 

@@ -6,7 +6,9 @@
 #include "util/sha256.hpp"
 
 #include <set>
+#include <string>
 #include <system_error>
+#include <vector>
 
 namespace envlock::rollback {
 
@@ -29,6 +31,23 @@ Result<std::optional<fs::path>> record_path(const fs::path& given, const fs::pat
     return std::optional<fs::path>(given);
   }
   return is_regular(beside) ? std::optional<fs::path>(beside) : std::nullopt;
+}
+
+// The squashfs result in a folder: squashfs-result.json, else the one NAME.squashfs-result.json
+// (what `envlock squashfs -o NAME.sqsh` writes); nothing when there is none or several.
+fs::path squashfs_result_beside(const fs::path& folder) {
+  if (is_regular(folder / "squashfs-result.json")) {
+    return folder / "squashfs-result.json";
+  }
+  std::vector<fs::path> named;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder.empty() ? "." : folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.ends_with(".squashfs-result.json")) {
+      named.push_back(folder / name);
+    }
+  }
+  return named.size() == 1 ? named.front() : folder / "squashfs-result.json";
 }
 
 // Collects the registry checks, one per distinct NAME@DIGEST.
@@ -148,7 +167,7 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe) 
       const auto build_path,
       record_path(inputs.build_result, beside / "build-result.json", "--previous-build-result"));
   ENVLOCK_TRY_ASSIGN(const auto squash_path,
-                     record_path(inputs.squashfs_result, beside / "squashfs-result.json",
+                     record_path(inputs.squashfs_result, squashfs_result_beside(beside),
                                  "--previous-squashfs-result"));
   if (!inputs.sqsh_dir.empty()) {
     std::error_code ec;

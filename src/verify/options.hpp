@@ -2,6 +2,8 @@
 // `envlock verify`.
 #pragma once
 
+#include "cmdline/colour.hpp"
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -43,8 +45,11 @@ struct ResumeOptions {
 struct VerifyOptions {
   std::filesystem::path lock_path;  // empty: k_default_lock (under --root when given)
   std::filesystem::path root;       // empty: check this running system; else offline mode
-  std::filesystem::path json_path;  // --json FILE
-  std::filesystem::path junit_path; // --junit FILE
+  std::string format;               // --format text|json|junit; empty: by -o's extension, else text
+  std::string output;               // -o FILE; empty: standard output
+  std::filesystem::path json_path;  // --json FILE (the old spelling of --format json -o FILE)
+  std::filesystem::path junit_path; // --junit FILE: also the JUnit XML, for CI
+  cmdline::ColourWhen colour = cmdline::ColourWhen::automatic; // --color, of the table
   std::filesystem::path host_facts; // --host-facts FILE (from `envlock node`)
   std::string image_digest;         // --image-digest sha256:… (the image the node runs)
   std::filesystem::path sqsh;       // --sqsh FILE (the .sqsh the image came from)

@@ -11,10 +11,10 @@ namespace envlock::verify {
 // Adds the verifier's options to `app`, storing them in `options` (which must outlive parsing).
 void add_verify_options(CLI::App& app, VerifyOptions& options);
 
-// Runs the checks, prints the table on stdout (coloured on a terminal) and writes --json and
-// --junit. Returns ExitCode::ok when every check passed or was skipped, ExitCode::failed when
-// one failed; an error for bad options or an unreadable lock (exit 2) or an unwritable report
-// (exit 3).
+// Runs the checks and writes the report of --format to -o (the table to standard output by
+// default; coloured as --color and NO_COLOR say), and the old --json and --junit files. Returns
+// ExitCode::ok when every check passed or was skipped, ExitCode::failed when one failed; an error
+// for bad options or an unreadable lock (exit 2) or an unwritable report (exit 3).
 Result<ExitCode> verify(const VerifyOptions& options);
 
 // verify(), with an error printed as "envlock-verify: error: ..."; returns the exit code.

@@ -35,6 +35,10 @@ check_eq "$c1_rc" 0 "context: exit 0 ($c1_err)"
 cmp -s ctx1.tar ctx2.tar && ok "context: twice, identical bytes" || fail "context: twice, identical bytes" "differ"
 CTX_SHA=$(sha256sum ctx1.tar | cut -d' ' -f1)
 check_eq "${c1_out%%  *}" "$CTX_SHA" "context: prints the tar's sha256"
+run_cmd cs bash -c '"$ENVLOCK" context --template "$1" -o - | sha256sum' _ "$TEMPLATE"
+check_eq "${cs_out%%  *}" "$CTX_SHA" "context -o -: the same tar on standard output"
+check_eq "$(head -1 <<<"$cs_err")" "$CTX_SHA  -" "context -o -: its sha256 on standard error"
+[ ! -e ./- ] && ok "context -o -: no file named '-'" || fail "context -o -: no file named '-'" "found ./-"
 listing=$(tar -tvf ctx1.tar --numeric-owner)
 check_eq "$(tar -tf ctx1.tar | head -3 | tr '\n' ' ')" "Dockerfile megatron-lm/ megatron-lm/README.md " \
   "context: entries sorted, Dockerfile first"
@@ -214,4 +218,26 @@ run_cmd lr "$ENVLOCK" lint default.Dockerfile
 check_eq "$lr_rc:$lr_out" "0:default.Dockerfile: 0 errors, 0 warnings" "lint: envlock render's Dockerfile passes"
 run_cmd ln "$ENVLOCK" lint missing.Dockerfile
 check_eq "$ln_rc" 2 "lint: missing file: exit 2"
+# Several files and standard input, each with its findings and its summary line.
+printf 'FROM busybox:1.36\nRUN git clone --branch main https://git.example.invalid/a.git\n' >a.Dockerfile
+printf 'RUN conda install -y numpy && npm install -g yarn\n' >b.Dockerfile
+run_cmd lm bash -c '"$ENVLOCK" lint a.Dockerfile - default.Dockerfile <b.Dockerfile'
+check_eq "$lm_rc" 1 "lint: several files: exit 1"
+check_eq "$lm_out" "a.Dockerfile:1: error: FROM busybox:1.36 is not pinned by digest (write NAME@sha256:DIGEST)
+a.Dockerfile:2: error: git clone --branch main https://git.example.invalid/a.git is not pinned to a commit (no git checkout COMMIT, 40 hex digits, follows it in this stage)
+a.Dockerfile: 2 errors, 0 warnings
+-:1: error: conda install without versions: numpy (write NAME=VERSION)
+-:1: error: npm install -g without exact versions: yarn (write NAME@VERSION)
+-: 2 errors, 0 warnings
+default.Dockerfile: 0 errors, 0 warnings" "lint: several files and -, in the order given"
+run_cmd lj "$ENVLOCK" lint a.Dockerfile default.Dockerfile --format json
+check_eq "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["schema"], d["errors"], [f["rule"] for f in d["files"][0]["findings"]])' <<<"$lj_out")" \
+  "envlock.lint/v1 2 ['from-not-pinned', 'git-clone-not-pinned']" "lint --format json"
+run_cmd ls "$ENVLOCK" lint a.Dockerfile -o lint.sarif
+check_eq "$ls_rc:$ls_out" "1:" "lint -o lint.sarif: exit 1, nothing on standard output"
+check_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"][0]["results"][1]; print(d["version"], r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["region"])' lint.sarif)" \
+  "2.1.0 git-clone-not-pinned error {'startColumn': 1, 'startLine': 2}" "lint -o FILE.sarif: SARIF by the extension"
+run_cmd lf "$ENVLOCK" lint a.Dockerfile --format yaml
+check_eq "$lf_rc:$lf_err" "2:envlock lint: --format: 'yaml' is not one of text, json, sarif. See 'envlock lint --help'." \
+  "lint --format yaml: refused"
 finish

@@ -13,13 +13,13 @@ verify() { "$V" --root root --check packages "$@"; }
 printf 'a squashfs image, for its bytes\n' >image.sqsh
 SQSH=$(sha256sum image.sqsh | cut -d' ' -f1)
 IMAGE=sha256:$(printf 'image' | sha256sum | cut -d' ' -f1)
-run_cmd n verify --json none.json
+run_cmd n verify --format json -o none.json
 field() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print("null" if v is None else v)' "$@"; }
 check_eq "$(field none.json 'r["image_digest"], r["sqsh_sha256"]')" "(None, None)" "nothing given: both links null"
 check_eq "$(field none.json 'r["details"]["chain"]["image_digest_missing"]')" \
   "no --image-digest, and no --sqsh whose record names the image" "the reason is in details.chain"
 LOCK_SHA=$(field none.json 'r["lock_sha256"]')
-run_cmd h verify --sqsh image.sqsh --image-digest "$IMAGE" --json hashed.json
+run_cmd h verify --sqsh image.sqsh --image-digest "$IMAGE" --format json -o hashed.json
 check_eq "$(field hashed.json 'r["image_digest"], r["sqsh_sha256"]')" "('$IMAGE', '$SQSH')" \
   "--sqsh without a record: the file is hashed"
 check_eq "$(field hashed.json 'r["details"]["chain"]["sqsh_sha256_from"]')" "hashed image.sqsh" \
@@ -37,13 +37,13 @@ json.dump({"schema": "envlock.image-record/v1", "image": {"digest": sys.argv[3]}
            "sqsh": {"file": "image.sqsh", "sha256": sys.argv[1], "size": int(sys.argv[2])}},
           open("image.sqsh.json", "w"))
 PY
-run_cmd r verify --sqsh image.sqsh --json record.json
+run_cmd r verify --sqsh image.sqsh --format json -o record.json
 check_eq "$(field record.json 'r["image_digest"], r["sqsh_sha256"]')" "('$IMAGE', '$RECORDED')" \
   "the importer's record: its digest and sha256, not a re-hash"
 check_eq "$(field record.json 'r["details"]["chain"]["image_digest_from"]')" "image.sqsh.json" \
   "details.chain names the record"
 printf 'grown\n' >>image.sqsh
-run_cmd g verify --sqsh image.sqsh --json grown.json
+run_cmd g verify --sqsh image.sqsh --format json -o grown.json
 check_eq "$(field grown.json 'r["sqsh_sha256"]')" "$(sha256sum image.sqsh | cut -d' ' -f1)" \
   "a .sqsh whose size no longer matches its record is hashed again"
 rm image.sqsh.json
@@ -76,7 +76,7 @@ json.dump({"schema": "envlock.squashfs-result/v1",
 PY
 mkdir -p results/nodes
 cp hashed.json results/nodes/node1.json
-"$V" --root root --check packages --sqsh image.sqsh --image-digest "$IMAGE" --json results/nodes/node2.json >/dev/null
+"$V" --root root --check packages --sqsh image.sqsh --image-digest "$IMAGE" --format json -o results/nodes/node2.json >/dev/null
 run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub \
   --squashfs-result squashfs-result.json --results results
 check_eq "$c_rc" 0 "every link holds: exit 0 ($c_out)"
@@ -87,7 +87,7 @@ check_contains "$c_out" "3 of 3 records chain to provenance.dsse.json" "the summ
 # A node that ran another .sqsh, one that was not told its image, one of another lock.
 printf 'another build\n' >other.sqsh
 OTHER=$(sha256sum other.sqsh | cut -d' ' -f1)
-"$V" --root root --check packages --sqsh other.sqsh --image-digest "$IMAGE" --json results/nodes/node7.json >/dev/null
+"$V" --root root --check packages --sqsh other.sqsh --image-digest "$IMAGE" --format json -o results/nodes/node7.json >/dev/null
 python3 -c 'import json; r=json.load(open("hashed.json")); r["image_digest"]=None; json.dump(r, open("results/nodes/node8.json","w"))'
 python3 -c 'import json; r=json.load(open("hashed.json")); r["lock_sha256"]="0"*64; json.dump(r, open("results/nodes/node9.json","w"))'
 run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub --results results

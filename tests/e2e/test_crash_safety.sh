@@ -68,8 +68,8 @@ crash_loop lock proj/envlock.lock.json digest_of \
 
 # ---- a verification report (offline mode over the verifier's image fixture)
 bash "$REPO/tests/data/verify/make_rootfs.sh" root
-"$ENVLOCK_VERIFY" --root root --check packages --json report.json >/dev/null 2>&1
-crash_loop report report.json report_body "$ENVLOCK_VERIFY" --root root --deep --json report.json
+"$ENVLOCK_VERIFY" --root root --check packages --format json -o report.json >/dev/null 2>&1
+crash_loop report report.json report_body "$ENVLOCK_VERIFY" --root root --deep --format json -o report.json
 
 # ---- a .sqsh from an OCI layout
 img_layout layout sample >/dev/null || { fail "make sample layout" "python3"; finish; }

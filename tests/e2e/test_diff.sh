@@ -8,11 +8,33 @@ git_commit() { git -C "$1" add -A && git -C "$1" -c user.name=t -c user.email=t@
 
 # Goldens: the two Megatron-LM locks, named as the goldens name them.
 cp "$DATA/old.lock.json" "$DATA/new.lock.json" .
-for fmt in text:txt markdown:md json:json; do
+for fmt in text:txt md:md json:json; do
   run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json --format "${fmt%%:*}"
   check_eq "$d_rc" 1 "diff of two files exits 1 ($fmt)"
   check_eq "$d_out" "$(cat "$DATA/megatron.${fmt##*:}")" "golden ${fmt%%:*}"
 done
+# markdown is another word for md; -o FILE writes there, its extension choosing the format.
+run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json --format markdown
+check_eq "$d_out" "$(cat "$DATA/megatron.md")" "--format markdown is md"
+run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json -o d.json
+check_eq "$d_rc:$d_out" "1:" "-o FILE: nothing on standard output, exit 1"
+check_eq "$(cat d.json)" "$(cat "$DATA/megatron.json")" "-o d.json: JSON, by its extension"
+run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json --format text -o -
+check_eq "$d_out" "$(cat "$DATA/megatron.txt")" "-o -: standard output"
+run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json --format yaml
+check_eq "$d_rc" 2 "--format yaml: exit 2"
+check_eq "$d_err" "envlock diff: --format: 'yaml' is not one of text, md, json. See 'envlock diff --help'." \
+  "--format yaml: the formats named"
+# The old spelling works, with a note.
+run_cmd d "$ENVLOCK" diff old.lock.json new.lock.json --json
+check_eq "$d_out" "$(cat "$DATA/megatron.json")" "--json still prints JSON"
+check_eq "$d_err" "envlock: note: 'diff --json' is now 'diff --format json'; the old spelling goes in the next release" \
+  "--json: the deprecation note"
+# Outside a git repository, a missing file is named as typed, and why it is not a revision.
+run_cmd d "$ENVLOCK" diff nosuch.json
+check_eq "$d_rc" 2 "nosuch.json outside a repository: exit 2"
+check_eq "$d_err" "envlock: error: nosuch.json: no such file, and not a git revision: the current folder is not in a git repository" \
+  "nosuch.json outside a repository: the message names only what was typed"
 run_cmd d "$ENVLOCK" diff old.lock.json old.lock.json --format text
 check_eq "$d_rc" 0 "no change exits 0"
 check_contains "$d_out" "No changes." "no change says so"
@@ -63,7 +85,7 @@ check_eq "${d_out#*$'\n'uv packages: }" "1 added, 1 removed, 1 upgraded, 1 downg
   - tools (no version)
   ~ torch 2.9.1, 2.11.0 -> 2.10.0 (core: PyTorch)" \
   "packages locked more than once: PEP 440 order, sources once, no version, long numbers"
-run_cmd d "$ENVLOCK" diff multi_old.lock.json multi_new.lock.json --json
+run_cmd d "$ENVLOCK" diff multi_old.lock.json multi_new.lock.json --format json
 check_eq "$(printf '%s' "$d_out" | python3 -c 'import json,sys; p={x["name"]: x for x in json.load(sys.stdin)["packages"]}; print(p["torch"]["old"], "|", p["pillow"]["sources"], "|", p["megatron-core"]["new"], "|", "old_source" in p["torch"])')" \
   "2.9.1, 2.11.0 | registry https://a-index.invalid/simple, registry https://b-index.invalid/simple | (no version) | False" \
   "packages locked more than once: json"
@@ -84,7 +106,7 @@ check_eq "$(printf '%s' "$d_out" | head -1)" \
 check_contains "$d_out" "  ^ transformer-engine 2.16.0+b9d690e0 -> 2.17.1+4329ff84" "package upgrade in text"
 check_contains "$d_out" "  tag: 26.04-py3 -> 26.06-py3" "base image tag"
 check_contains "$d_out" "  megatron log: unavailable (no local clone; give --megatron-repo PATH)" "no clone, no log"
-run_cmd d "$ENVLOCK" diff main~1:project/envlock.lock.json main:project/envlock.lock.json --json
+run_cmd d "$ENVLOCK" diff main~1:project/envlock.lock.json main:project/envlock.lock.json --format json
 check_eq "$d_rc" 1 "REV:PATH form exits 1"
 check_eq "$(printf '%s' "$d_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["old"], d["package_counts"]["added"])')" \
   "main~1:project/envlock.lock.json 3" "REV:PATH form in json"
@@ -103,9 +125,24 @@ check_eq "$d_rc" 1 "a modified working lock differs from HEAD"
 check_eq "$(printf '%s' "$d_out" | head -1)" "envlock diff: HEAD:project/envlock.lock.json -> envlock.lock.json" "labels of the working diff"
 check_contains "$d_out" "  MAX_JOBS: 16 -> 32" "build arg change"
 check_contains "$d_out" "  ! torchaudio 2.13.0 (added) replaces the base image's torchaudio: check it against the image's tested combination" "core dependency flagged"
+REPO_AT=$(cd "$WORK/repo" && pwd -P)
 run_cmd d "$ENVLOCK" diff nosuch --format text
 check_eq "$d_rc" 2 "an unknown revision is an input error"
-check_contains "$d_err" "envlock: error: 'nosuch:project/envlock.lock.json' is not a file and not a revision of the git repository here: " "unknown revision message"
+check_eq "$d_err" "envlock: error: nosuch: no such file, and not a revision of the git repository at $REPO_AT" \
+  "unknown revision message: what was typed, and where it was looked for"
+run_cmd d "$ENVLOCK" diff nosuch.json
+check_eq "$d_err" "envlock: error: nosuch.json: no such file, and not a revision of the git repository at $REPO_AT" \
+  "nosuch.json: no path the user never typed"
+run_cmd d "$ENVLOCK" diff HEAD~3
+check_eq "$d_rc" 2 "HEAD~3 of two commits: exit 2"
+check_eq "$d_err" "envlock: error: HEAD~3: no such commit: HEAD has only 2 commits in its first-parent line (the git repository at $REPO_AT)" \
+  "HEAD~3: how far back the history goes, not libgit2's words"
+run_cmd d "$ENVLOCK" diff mian~1
+check_eq "$d_err" "envlock: error: mian~1: no such file, and not a revision of the git repository at $REPO_AT; did you mean 'main~1'?" \
+  "a misspelt branch: did you mean"
+run_cmd d "$ENVLOCK" diff HEAD:nosuch.json HEAD
+check_eq "$d_err" "envlock: error: HEAD:nosuch.json: no file nosuch.json in commit $(git rev-parse HEAD | cut -c1-12) (HEAD) of the git repository at $REPO_AT" \
+  "REV:PATH of a missing file: the commit and the repository"
 run_cmd d "$ENVLOCK" diff a b c
 check_eq "$d_rc" 2 "three arguments are refused"
 check_eq "$d_err" "envlock: error: diff takes at most two locks or revisions (OLD NEW)" "three arguments message"

@@ -39,6 +39,24 @@ check_contains "$script" "#SBATCH --nodelist=node1,node2,node3,node4" "nodelist 
 check_contains "$script" "#SBATCH --account=ml" "--account passes through"
 check_eq "$(ls container/nodes 2>/dev/null | wc -l)" 0 "--script-only ran nothing"
 
+# ---- --script-only --partition: written without a controller; the script asks sinfo when run
+run_cmd sp env SLURM_CONF="$WORK/no-such-slurm.conf" "$ENVLOCK" fleet verify --lock "$LOCK" \
+  --image image.sqsh --partition debug --no-container --verifier "$ENVLOCK_VERIFY" \
+  --verifier-arg="--root=$SLURM_LOCAL/root" --results bypart --script-only
+check_eq "$sp_rc" 0 "--script-only --partition: exit 0 with no controller to ask ($sp_err)"
+check_eq "$sp_out" "$WORK/bypart/fleet-verify.sbatch" "--script-only --partition: the script's path"
+check_eq "$sp_err" "envlock: submit it with 'bash $WORK/bypart/fleet-verify.sbatch': it asks sinfo for the nodes of partition debug and submits itself with them" \
+  "--script-only --partition: how to submit it"
+script=$(cat bypart/fleet-verify.sbatch)
+check_not_contains "$script" "#SBATCH --nodes=" "--script-only --partition: no node count fixed"
+check_contains "$script" "nodes=\$(sinfo -h -p 'debug' -o %N | paste -sd, -)" "--script-only --partition: sinfo when run"
+run_cmd sb bash bypart/fleet-verify.sbatch
+check_contains "$sb_out" "Submitted batch job" "bash SCRIPT submits itself"
+bypart_done() { [ "$(ls bypart/nodes/*.rc 2>/dev/null | wc -l)" -eq 4 ]; }
+wait_until 600 bypart_done
+check_eq "$(cd bypart/nodes && ls *.rc | tr '\n' ' ')" "node1.rc node2.rc node3.rc node4.rc " \
+  "the submitted script ran on every node of the partition"
+
 # ---- verify: node3 fails
 run_cmd v "${FV[@]}" --results r1
 check_eq "$v_rc" 1 "fleet verify with a failing node exits 1"
@@ -77,7 +95,7 @@ check_eq "$d_out" "" "an already drained node is not drained again"
 cp "$WORK/slurm/local-node1/root/$TORCH_PY" "$WORK/slurm/local-node3/root/$TORCH_PY"
 # A drained node runs no Slurm job: the repaired node's pass is run on it directly (as a
 # technician would), and --report-only folds the results folder again.
-"$ENVLOCK_VERIFY" --lock "$LOCK" --root "$WORK/slurm/local-node3/root" --json r2/nodes/node3.json >/dev/null
+"$ENVLOCK_VERIFY" --lock "$LOCK" --root "$WORK/slurm/local-node3/root" --format json -o r2/nodes/node3.json >/dev/null
 echo $? > r2/nodes/node3.rc
 run_cmd v "${FV[@]}" --results r2 --report-only
 check_eq "$v_rc" 0 "--report-only: all four pass after the repair"

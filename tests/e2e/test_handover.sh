@@ -4,8 +4,8 @@
 need_tools python3
 DATA=$REPO/tests/data/handover
 
-run_cmd n "$ENVLOCK" node --json
-check_eq "$n_rc" 0 "node --json exits 0"
+run_cmd n "$ENVLOCK" node --format json
+check_eq "$n_rc" 0 "node --format json exits 0"
 printf '%s\n' "$n_out" > node.json
 fact() { python3 -c 'import json,sys; f=json.load(open("node.json"))["facts"][sys.argv[1]]; print(f.get("value") if f.get("value") is not None else "missing: " + f["missing"])' "$1"; }
 check_eq "$(fact kernel)" "$(cat /proc/sys/kernel/osrelease)" "kernel fact"
@@ -18,9 +18,9 @@ if [ ! -e /proc/driver/nvidia/version ] && ! command -v nvidia-smi >/dev/null; t
   run_cmd c "$ENVLOCK" node --check --lock envlock.lock.json
   check_eq "$c_rc" 1 "node --check fails on this host"
   check_contains "$c_out" "missing: /proc/driver/nvidia/version: not found" "check names the missing driver"
-  run_cmd c "$ENVLOCK" node --check --json --lock envlock.lock.json
+  run_cmd c "$ENVLOCK" node --check --format json --lock envlock.lock.json
   check_eq "$(printf '%s' "$c_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], [c["id"] for c in d["checks"]])')" \
-    "fail ['host.driver', 'host.fabric_manager', 'host.kernel', 'host.os']" "node --check --json"
+    "fail ['host.driver', 'host.fabric_manager', 'host.kernel', 'host.os']" "node --check --format json"
 else
   echo "note: this host has an NVIDIA driver; the no-GPU reasons are not asserted"
 fi

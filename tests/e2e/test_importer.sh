@@ -45,7 +45,7 @@ PY
 make_lock "$WORK/locks/train.lock.json" "$IMG_REGISTRY/test/sample" v1 "$D"
 # The lock's sha256 as a verification report states it (envlock-verify, offline on an empty root).
 mkdir -p "$WORK/empty"
-"$ENVLOCK_VERIFY" --lock "$WORK/locks/train.lock.json" --root "$WORK/empty" --check image --json "$WORK/lock-report.json" >/dev/null
+"$ENVLOCK_VERIFY" --lock "$WORK/locks/train.lock.json" --root "$WORK/empty" --check image --format json -o "$WORK/lock-report.json" >/dev/null
 LOCK_SHA=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["lock_sha256"])' "$WORK/lock-report.json")
 
 write_config() { # CACHE [EXTRA YAML LINES]

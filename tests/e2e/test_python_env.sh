@@ -85,7 +85,7 @@ torch_in "$site" 2.11.0+cu130 '$ORIGIN/../../nvidia/nccl/lib'
 nccl_lib "$site/nvidia/nccl/lib" 22809 2.28.9
 dist "$site" numpy 2.1.0
 make_lock live.lock.json 2.11.0+cu130 2.28.9
-run_cmd l env PATH="$venv/bin:$PATH" "$V" --lock live.lock.json --check torch,nccl,packages --json live.json
+run_cmd l env PATH="$venv/bin:$PATH" "$V" --lock live.lock.json --check torch,nccl,packages --format json -o live.json
 check_eq "$l_rc" 0 "live: the venv on PATH passes torch, nccl and packages ($l_out)"
 check_eq "$(head -1 <<<"$l_out")" \
   "python: $venv/bin/python3 (found on PATH), site-packages: $site" "live: the first line says what was checked and how"
@@ -111,7 +111,7 @@ dist "$ngc_site" numpy 2.1.0
 dist "$ngc/usr/lib/python3/dist-packages" distro-info 1.7
 nccl_lib "$ngc/usr/lib/x86_64-linux-gnu" 22903 2.29.3
 make_lock ngc.lock.json 2.11.0a0+nv26.06 2.29.3
-run_cmd n "$V" --root "$ngc" --lock ngc.lock.json --check torch,nccl,packages --json ngc.json
+run_cmd n "$V" --root "$ngc" --lock ngc.lock.json --check torch,nccl,packages --format json -o ngc.json
 check_eq "$n_rc" 1 "ngc: one check fails (a distro package the lock lacks) ($n_out)"
 check_eq "$(head -1 <<<"$n_out")" \
   "python: /usr/bin/python3 (found on PATH), site-packages: /usr/local/lib/python3.12/dist-packages, /usr/lib/python3/dist-packages" \
@@ -137,7 +137,7 @@ nccl_lib "$inc_sys/nvidia/nccl/lib" 22809 2.28.9
 dist "$inc/opt/venv/lib/python3.12/site-packages" numpy 2.1.0
 dist "$inc/usr/lib/python3/dist-packages" distro-info 1.7
 make_lock inc.lock.json 2.11.0+cu130 2.28.9
-run_cmd i "$V" --root "$inc" --lock inc.lock.json --check torch,nccl,packages --json inc.json
+run_cmd i "$V" --root "$inc" --lock inc.lock.json --check torch,nccl,packages --format json -o inc.json
 check_eq "$i_rc" 0 "include-system: passes ($i_out)"
 check_eq "$(head -1 <<<"$i_out")" \
   "python: /opt/venv/bin/python3 (found on PATH), site-packages: /opt/venv/lib/python3.12/site-packages, inherited: /usr/local/lib/python3.12/dist-packages, /usr/lib/python3/dist-packages" \
@@ -161,7 +161,7 @@ nccl_lib "$two/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib" 22809 2.28
 dist "$two/opt/venv/lib/python3.12/site-packages" numpy 2.1.0
 torch_in "$two/opt/other/.venv/lib/python3.12/site-packages" 2.9.1+cu128
 make_lock two.lock.json 2.11.0+cu130 2.28.9 /opt/venv
-run_cmd t "$V" --root "$two" --lock two.lock.json --check torch,nccl,packages --json two.json
+run_cmd t "$V" --root "$two" --lock two.lock.json --check torch,nccl,packages --format json -o two.json
 check_eq "$t_rc" 0 "two environments: the lock's passes ($t_out)"
 check_eq "$(check_of two.json torch.version)" "pass 2.11.0+cu130" "two environments: the lock's PyTorch"
 check_eq "$(nccl_path two.json)" "/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2" \
@@ -173,7 +173,7 @@ warning: python3 on PATH is /opt/other/.venv/bin/python3, another environment th
 
 # ---- offline: the lock names an environment the image lacks: PATH's is checked, with a warning
 make_lock gone.lock.json 2.9.1+cu128 2.28.9 /opt/gone
-run_cmd g "$V" --root "$two" --lock gone.lock.json --check torch --json gone.json
+run_cmd g "$V" --root "$two" --lock gone.lock.json --check torch --format json -o gone.json
 check_eq "$(sed -n 1,2p <<<"$g_out")" \
   "python: /opt/other/.venv/bin/python3 (found on PATH), site-packages: /opt/other/.venv/lib/python3.12/site-packages
 warning: the lock's build_args.UV_PROJECT_ENVIRONMENT (/opt/gone) is not a Python environment here" \
@@ -184,7 +184,7 @@ check_eq "$(check_of gone.json torch.version)" "pass 2.9.1+cu128" "a missing loc
 bare=$WORK/bare
 mkdir -p "$bare/usr/bin" "$bare/etc"
 printf 'PATH=/usr/bin:/bin\n' >"$bare/etc/environment"
-run_cmd b "$V" --root "$bare" --lock ngc.lock.json --check packages --json bare.json
+run_cmd b "$V" --root "$bare" --lock ngc.lock.json --check packages -o bare.json
 check_eq "$b_rc" 1 "no Python: the locked packages are missing, so it fails ($b_out)"
 check_eq "$(check_of bare.json packages.unexpected)" "skip " \
   "no Python: packages.unexpected looked at nothing and skips, never '0 unexpected'"

@@ -40,14 +40,14 @@ check_contains "$r_out" "digest: $D_V2" "resolve v2s2 image: digest == skopeo's 
 check_contains "$r_out" "media_type: application/vnd.docker.distribution.manifest.v2+json" \
   "v2s2 media type"
 
-run_cmd r "$ENVLOCK" resolve --json --insecure-registry "$REG_PLAIN" "$REG_PLAIN/multi:v1"
+run_cmd r "$ENVLOCK" resolve --format json --insecure-registry "$REG_PLAIN" "$REG_PLAIN/multi:v1"
 check_eq "$r_rc" 0 "resolve index: exit 0"
 check_eq "$(printf '%s' "$r_out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')" \
   "$D_INDEX" "index: digest == skopeo's index digest"
 check_eq "$(printf '%s' "$r_out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["platform_digest"])')" \
   "$D_INDEX_AMD64" "index: platform digest == the amd64 entry of skopeo --raw"
-run_cmd r2 "$ENVLOCK" resolve --json --insecure-registry "$REG_PLAIN" "$REG_PLAIN/multi:v1"
-check_eq "$r2_out" "$r_out" "--json output is byte-identical across runs"
+run_cmd r2 "$ENVLOCK" resolve --format json --insecure-registry "$REG_PLAIN" "$REG_PLAIN/multi:v1"
+check_eq "$r2_out" "$r_out" "--format json output is byte-identical across runs"
 
 run_cmd r "$ENVLOCK" resolve --platform linux/arm64 --insecure-registry "$REG_PLAIN" "$REG_PLAIN/multi:v1"
 check_ne "$(printf '%s' "$r_out" | grep platform_digest)" "platform_digest: $D_INDEX_AMD64" \

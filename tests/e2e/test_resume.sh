@@ -100,27 +100,27 @@ run_cmd c "${cl[@]}" --checkpoint nowhere
 check_eq "$c_rc:$c_err" "2:envlock-verify: error: --checkpoint nowhere: no such folder" "a missing checkpoint folder: exit 2"
 run_cmd c "${cl[@]}" --checkpoint ckpt-good --extra-steps 0
 check_eq "$c_rc:$c_err" "2:envlock-verify: error: --extra-steps: must be at least 1" "--extra-steps 0: exit 2"
-run_cmd c "${cl[@]}" --checkpoint ckpt-short --json short.json
+run_cmd c "${cl[@]}" --checkpoint ckpt-short -o short.json
 check_eq "$c_rc" 1 "a truncated checkpoint fails: exit 1"
 check_eq "$(ckpt_json short.json)" "[('checkpoint.files', 'fail', 'ckpt-short/rank0.pt: truncated: no zip end-of-central-directory record (torch.save writes a zip archive; the copy is incomplete)'), ('checkpoint.load', 'skip', \"the checkpoint's files failed their check\")]" \
   "a truncated rank0.pt is named, and nothing is loaded"
-run_cmd c "${cl[@]}" --checkpoint ckpt-old --json old.json
+run_cmd c "${cl[@]}" --checkpoint ckpt-old -o old.json
 check_contains "$(ckpt_json old.json)" "ckpt-old/rank0.pt: not a torch.save archive (it does not start with a zip header: an older torch.save format, or another tool's file)" \
   "a file that is no zip archive is named"
-run_cmd c "${cl[@]}" --checkpoint ckpt-nopkl --json nopkl.json
+run_cmd c "${cl[@]}" --checkpoint ckpt-nopkl -o nopkl.json
 check_contains "$(ckpt_json nopkl.json)" "'ckpt-nopkl/rank0.pt: a zip archive without data.pkl: not written by torch.save'" "a zip without data.pkl is named"
-run_cmd c "${cl[@]}" --checkpoint ckpt-megatron --json megatron.json
+run_cmd c "${cl[@]}" --checkpoint ckpt-megatron -o megatron.json
 check_eq "$c_rc" 1 "a foreign checkpoint fails: exit 1"
 check_contains "$(ckpt_json megatron.json)" "\"ckpt-megatron: no rank0.pt: a Megatron-LM checkpoint (latest_checkpointed_iteration.txt), not the bundled trainer's; load another trainer's checkpoint with --train-cmd\"" \
   "a Megatron-LM checkpoint is named as another trainer's"
-run_cmd c "${cl[@]}" --checkpoint ckpt-empty --json empty.json
+run_cmd c "${cl[@]}" --checkpoint ckpt-empty -o empty.json
 check_contains "$(ckpt_json empty.json)" "'ckpt-empty: an empty folder: no checkpoint'" "an empty folder is named"
-run_cmd c "${cl[@]}" --checkpoint ckpt-good --work-dir w3 --json good.json
+run_cmd c "${cl[@]}" --checkpoint ckpt-good --work-dir w3 -o good.json
 check_eq "$c_rc" 3 "a complete checkpoint reaches the trainer: no PyTorch is exit 3"
 check_contains "$c_err" "envlock-verify: error: checkpoint-load check: PyTorch and NumPy must be importable by " "the trainer's error, named by the check"
 # --train-cmd: the user's trainer loads any checkpoint ({ckpt}); its losses are read from its output
 tc='test -f {ckpt}/latest_checkpointed_iteration.txt && for s in 51 52 53; do echo "step $s loss $LOSS"; done'
-run_cmd c env LOSS=2.5 "${cl[@]}" --checkpoint ckpt-megatron --extra-steps 3 --work-dir w4 --json tc.json \
+run_cmd c env LOSS=2.5 "${cl[@]}" --checkpoint ckpt-megatron --extra-steps 3 --work-dir w4 -o tc.json \
   --train-cmd "$tc" --loss-pattern 'step {step} loss {loss}'
 check_eq "$c_rc" 0 "--train-cmd loads a Megatron-LM checkpoint and trains: exit 0 ($c_err)"
 check_eq "$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["checks"][1]; print(c["outcome"], "|", c["found"], "|", c["details"]["loaded_step"])' tc.json)" \
@@ -129,10 +129,10 @@ check_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["checks"
   "$( (cd ckpt-megatron && sha256sum iter_0000050/mp_rank_00/model_optim_rng.pt latest_checkpointed_iteration.txt) | sha256sum | cut -c1-64) $(cat ckpt-megatron/iter_0000050/mp_rank_00/model_optim_rng.pt ckpt-megatron/latest_checkpointed_iteration.txt | wc -c) 2" \
   "the checkpoint is named by the sha256 of its files' sha256sum lines"
 check_file w4/checkpoint-load.log "the command's output is kept in the work folder"
-run_cmd c env LOSS=nan "${cl[@]}" --checkpoint ckpt-megatron --extra-steps 3 --work-dir w5 --json nan.json \
+run_cmd c env LOSS=nan "${cl[@]}" --checkpoint ckpt-megatron --extra-steps 3 --work-dir w5 -o nan.json \
   --train-cmd "$tc" --loss-pattern 'step {step} loss {loss}'
 check_eq "$c_rc" 1 "a loss that is not finite fails: exit 1"
 check_contains "$(ckpt_json nan.json)" "('checkpoint.load', 'fail', 'loss not finite at step 51: nan')" "the first step with a non-finite loss is named"
-run_cmd c "${cl[@]}" --checkpoint ckpt-good --work-dir w6 --json exit.json --train-cmd 'echo "cannot read {ckpt}" >&2; exit 4'
+run_cmd c "${cl[@]}" --checkpoint ckpt-good --work-dir w6 -o exit.json --train-cmd 'echo "cannot read {ckpt}" >&2; exit 4'
 check_contains "$(ckpt_json exit.json)" "('checkpoint.load', 'fail', 'the --train-cmd command exited with status 4: cannot read ckpt-good')" "a command that fails is named with its last line"
 finish

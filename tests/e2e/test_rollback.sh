@@ -55,7 +55,7 @@ SQSH_SIZE=$(stat -c %s prev/train.sqsh)
 # ---- everything is there
 rb=("$E" rollback check --insecure-registry "$REG_PLAIN" --registry-attempts 1)
 start=$(date +%s%N)
-run_cmd r "${rb[@]}" --previous prev/old.lock.json --json report.json
+run_cmd r "${rb[@]}" --previous prev/old.lock.json -o report.json
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "figure: rollback check against a registry with 2 images: ${elapsed_ms} ms wall (3 checks, a ${SQSH_SIZE}-byte .sqsh hashed)"
 check_eq "$r_rc" 0 "the previous environment can be retrieved: exit 0 ($r_err)"
@@ -71,20 +71,20 @@ check_eq "$(field report.json 'r["schema"], r["outcome"], r["summary"]')" \
 check_eq "$(field report.json '[c["id"] for c in r["checks"]]')" \
   "['base_image', 'image', 'sqsh']" "one check per piece, in order; the recipe's FROM image and the squashed manifest are the same digests: not asked again"
 check_eq "$(field report.json '[c["source"] for c in r["checks"]]')" \
-  "['old.lock.json: base_image.digest', 'build-result.json: image.digest', 'squashfs-result.json: sqsh']" \
+  "['old.lock.json: base_image.digest', 'build-result.json: image.digest', 'train.squashfs-result.json: sqsh']" \
   "each check names its record"
 check_eq "$(field report.json 'r["previous"]["lock_sha256"]')" "$LOCK_SHA" "the previous lock's sha256"
 check_eq "$(field report.json 'r["previous"]["image"]')" "$REG_PLAIN/ml/train@$TRAIN" "the previous image"
 check_eq "$(field report.json 'r["previous"]["sqsh"]')" "{'file': 'train.sqsh', 'sha256': '$SQSH_SHA'}" "the previous .sqsh"
 check_eq "$(field report.json 'sorted(r["run"])')" "['checked_at', 'hostname', 'seconds']" "volatile facts in run"
-run_cmd j "${rb[@]}" --previous prev/old.lock.json --lock "$REPO/tests/data/handover/full/envlock.lock.json" --json -
+run_cmd j "${rb[@]}" --previous prev/old.lock.json --lock "$REPO/tests/data/handover/full/envlock.lock.json" -o -
 check_eq "$(printf '%s' "$j_out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["current"]["lock"])')" \
-  "envlock.lock.json" "--json -: the report on standard output, with the current lock"
-check_contains "$j_err" "rollback to old.lock.json: ready" "--json -: the table on standard error"
+  "envlock.lock.json" "-o -: the report on standard output, with the current lock"
+check_contains "$j_err" "rollback to old.lock.json: ready" "-o -: the table on standard error"
 python3 - report.json <<'PY' >a.json
 import json, sys; r = json.load(open(sys.argv[1])); del r["run"]; print(json.dumps(r, sort_keys=True))
 PY
-"${rb[@]}" --previous prev/old.lock.json --json again.json >/dev/null
+"${rb[@]}" --previous prev/old.lock.json -o again.json >/dev/null
 python3 - again.json <<'PY' >b.json
 import json, sys; r = json.load(open(sys.argv[1])); del r["run"]; print(json.dumps(r, sort_keys=True))
 PY
@@ -96,18 +96,18 @@ python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[100]^=1; o
 WRONG=$(sha256sum node-wrong/train.sqsh | cut -d' ' -f1)
 run_cmd w "${rb[@]}" --previous prev/old.lock.json --sqsh-dir node-wrong
 check_eq "$w_rc" 1 "a .sqsh with other bytes fails: exit 1"
-check_contains "$w_out" "FAIL  sqsh        previous .sqsh node-wrong/train.sqsh: sha256 $WRONG, squashfs-result.json records $SQSH_SHA" "the wrong .sqsh is named"
+check_contains "$w_out" "FAIL  sqsh        previous .sqsh node-wrong/train.sqsh: sha256 $WRONG, train.squashfs-result.json records $SQSH_SHA" "the wrong .sqsh is named"
 check_eq "$(printf '%s\n' "$w_out" | tail -1)" "rollback to old.lock.json: not ready (1 failed, 2 passed)" "not ready"
 head -c 4096 prev/train.sqsh >node-short/train.sqsh
 run_cmd t "${rb[@]}" --previous prev/old.lock.json --sqsh-dir node-short
-check_contains "$t_out" "previous .sqsh node-short/train.sqsh: 4096 bytes, squashfs-result.json records $SQSH_SIZE" "a short copy is named"
+check_contains "$t_out" "previous .sqsh node-short/train.sqsh: 4096 bytes, train.squashfs-result.json records $SQSH_SIZE" "a short copy is named"
 run_cmd m "${rb[@]}" --previous prev/old.lock.json --sqsh-dir node-none
 check_eq "$m_rc" 1 "a missing .sqsh fails: exit 1"
-check_contains "$m_out" "previous .sqsh node-none/train.sqsh: not found (squashfs-result.json names train.sqsh)" "the missing .sqsh is named"
+check_contains "$m_out" "previous .sqsh node-none/train.sqsh: not found (train.squashfs-result.json names train.sqsh)" "the missing .sqsh is named"
 
 # ---- the previous image deleted from the registry (delete enabled)
 check_eq "$(curl -s -o /dev/null -w '%{http_code}' -X DELETE "http://$REG_PLAIN/v2/ml/train/manifests/$TRAIN")" "202" "the registry deleted the previous image"
-run_cmd d "${rb[@]}" --previous prev/old.lock.json --json deleted.json
+run_cmd d "${rb[@]}" --previous prev/old.lock.json -o deleted.json
 check_eq "$d_rc" 1 "a deleted previous image fails: exit 1"
 check_contains "$d_out" "FAIL  image       previous image $REG_PLAIN/ml/train@$TRAIN: 404 in the registry: it was deleted or garbage-collected" "the deleted image is named"
 check_contains "$d_out" "PASS  base_image " "the base image is still there"
@@ -120,7 +120,7 @@ DOWN=127.0.0.1:$(free_port)
 sed "s#$REG_PLAIN/nvidia#$DOWN/nvidia#g" prev/old.lock.json >prev/down.lock.json
 cp prev/build-result.json prev/b2.json
 run_cmd x "$E" rollback check --previous prev/down.lock.json --previous-build-result prev/b2.json \
-  --previous-squashfs-result prev/squashfs-result.json --insecure-registry "$DOWN" \
+  --previous-squashfs-result prev/train.squashfs-result.json --insecure-registry "$DOWN" \
   --insecure-registry "$REG_PLAIN" --registry-attempts 1
 check_contains "$x_out" "ERROR base_image      previous base image $DOWN/nvidia/pytorch@$BASE: cannot be checked: " "an unreachable registry is an error, not a 404"
 check_contains "$x_out" "FAIL  image           previous image $REG_PLAIN/ml/train@$TRAIN: b2.json was built from another lock (lock_sha256 $LOCK_SHA), not from down.lock.json ($(sha256sum prev/down.lock.json | cut -d' ' -f1))" "the build result must name the previous lock"
@@ -130,7 +130,7 @@ check_eq "$x_rc" 1 "a failed piece decides over one not checked: exit 1"
 write_build_result prev/b3.json true "$(sha256sum prev/down.lock.json | cut -d' ' -f1)"
 reg_push train "$REG_PLAIN/ml/train:core_v0.18.2" >/dev/null
 run_cmd y "$E" rollback check --previous prev/down.lock.json --previous-build-result prev/b3.json \
-  --previous-squashfs-result prev/squashfs-result.json --insecure-registry "$DOWN" \
+  --previous-squashfs-result prev/train.squashfs-result.json --insecure-registry "$DOWN" \
   --insecure-registry "$REG_PLAIN" --registry-attempts 1
 check_eq "$y_rc" 3 "nothing failed but a piece could not be checked: exit 3"
 check_eq "$(printf '%s\n' "$y_out" | tail -1)" "rollback to down.lock.json: unknown (1 not checked, 2 passed)" "the verdict says unknown"

@@ -63,7 +63,7 @@ YAML
 # ---- successful runs
 run resolve-basic "$ENVLOCK" resolve "${I[@]}" "$REG_AUTH/nvidia/pytorch:26.06-py3"
 check_contains "$r_out" "digest: $D_AUTH" "resolve with basic credentials works"
-run resolve-token "$ENVLOCK" resolve "${I[@]}" --json "$REG_TOKEN/nvidia/pytorch:26.06-py3"
+run resolve-token "$ENVLOCK" resolve "${I[@]}" --format json "$REG_TOKEN/nvidia/pytorch:26.06-py3"
 check_eq "$r_rc" 0 "resolve through the token server works"
 write_manifest "$REG_AUTH/nvidia/pytorch:26.06-py3" megatron
 run lock "$ENVLOCK" lock "${I[@]}" -f proj/envlock.yaml
@@ -77,7 +77,7 @@ run squashfs "$ENVLOCK" squashfs "${I[@]}" --lock proj/envlock.lock.json -o out/
 check_eq "$r_rc" 0 "squashfs from the auth registry works"
 run squashfs-verify "$ENVLOCK" squashfs verify out/app.sqsh --result out/app.squashfs-result.json
 bash "$REPO/tests/data/verify/make_rootfs.sh" root
-run verify "$ENVLOCK" verify --root root --lock proj/envlock.lock.json --json out/report.json \
+run verify "$ENVLOCK" verify --root root --lock proj/envlock.lock.json --format json -o out/report.json \
   --junit out/report.xml
 check_file out/report.json "verify wrote its report"
 run diff "$ENVLOCK" diff proj/envlock.lock.json proj/envlock.lock.json

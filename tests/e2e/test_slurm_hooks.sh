@@ -18,7 +18,7 @@ ln -s "$ENVLOCK_VERIFY" "$WORK/bin/envlock-verify"
 HOOK_RESULTS=$WORK/results/hooks
 
 # The lock: this host's OS in expect.host, no GPU expected (the test nodes have none).
-OS=$("$ENVLOCK" node --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["facts"]["os"]["value"])')
+OS=$("$ENVLOCK" node --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["facts"]["os"]["value"])')
 python3 - "$REPO/tests/data/verify/lock.json" "$WORK/lock.json" "$OS" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -21,7 +21,7 @@ check_not_contains "$libs" "libcrypto" "no libcrypto"
 
 # ---- offline: the fixture image passes, reports match the golden files
 bash "$DATA/make_rootfs.sh" root
-run_cmd r "$V" --root root --json r.json --junit r.xml --deep
+run_cmd r "$V" --root root --format json -o r.json --junit r.xml --deep
 check_eq "$r_rc" 0 "offline verify passes (exit 0)"
 check_contains "$r_out" "11 passed, 0 failed, 6 skipped" "summary line"
 check_contains "$r_out" "PASS  nccl.version         2.30.7" "NCCL from the library's version string"
@@ -30,7 +30,7 @@ check_eq "$(no_run r.json)" "$(no_run "$DATA/golden_offline.json")" "JSON report
 check_eq "$(cat r.xml)" "$(cat "$DATA/golden_offline.junit.xml")" "JUnit report matches the golden file"
 check_eq "$(python3 -c 'import json; r=json.load(open("r.json"))["run"]; print(r["root"] != "" and r["hostname"] != "")')" \
   "True" "volatile facts are in run"
-run_cmd r2 "$V" --root root --json r2.json --deep
+run_cmd r2 "$V" --root root --format json -o r2.json --deep
 check_eq "$(no_run r2.json)" "$(no_run r.json)" "a second run gives the same report (run removed)"
 check_eq "$(python3 -c 'import json; print(json.load(open("r.json"))["lock_sha256"])')" \
   "$(sha256sum "$DATA/lock.json" | cut -d' ' -f1)" "lock_sha256 is the canonical lock's sha256"
@@ -60,7 +60,7 @@ check_contains "$(cat p.xml)" '<failure message="1 missing (six)">' "JUnit failu
 # ---- the lock expects another NCCL
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["expect"]["nccl"]="2.28.9"
 json.dump(d, open("nccl.lock.json","w"), indent=2, sort_keys=True)' "$DATA/lock.json"
-run_cmd n "$V" --root root --lock nccl.lock.json --json n.json
+run_cmd n "$V" --root root --lock nccl.lock.json --format json -o n.json
 check_eq "$n_rc" 1 "another NCCL in the lock fails (exit 1)"
 check_contains "$n_out" "NCCL 2.30.7 (from /usr/lib/x86_64-linux-gnu/libnccl.so.2.30.7) differs from the lock's 2.28.9" "the failure names NCCL"
 check_eq "$(python3 -c 'import json; print(json.load(open("n.json"))["outcome"])')" "fail" "report outcome fail"
@@ -104,12 +104,12 @@ run_cmd u "$V" --lock "$DATA/lock.json" --devices 0,x
 check_eq "$u_err" "envlock-verify: error: --devices: 'x' is not a GPU index" "bad --devices message"
 run_cmd u "$V" --bogus
 check_eq "$u_rc" 2 "unknown option: exit 2"
-run_cmd u "$V" --root root --json "$WORK/no/such/dir/r.json"
+run_cmd u "$V" --root root --format json -o "$WORK/no/such/dir/r.json"
 check_eq "$u_rc" 3 "unwritable report: exit 3"
 
 # ---- envlock verify runs the same checks
 if [ -x "$ENVLOCK" ]; then
-  run_cmd e "$ENVLOCK" verify --root root --json e.json --deep
+  run_cmd e "$ENVLOCK" verify --root root --format json -o e.json --deep
   check_eq "$e_rc" 0 "envlock verify: exit 0"
   check_eq "$(no_run e.json)" "$(no_run r.json)" "envlock verify writes the same report"
   run_cmd e "$ENVLOCK" verify --lock "$WORK/none.json"

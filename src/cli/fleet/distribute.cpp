@@ -1,8 +1,9 @@
 // envlock fleet distribute IMAGE.sqsh --result squashfs-result.json --dest PATH: the image to
 // every node's local storage through Slurm (sbcast), each copy checked by its sha256.
+#include "fleet/distribute.hpp"
 #include "cli/fleet/fleet.hpp"
 #include "cli/fleet/verify_options.hpp"
-#include "fleet/distribute.hpp"
+#include "cmdline/help.hpp"
 #include "fleet/hostlist.hpp"
 #include "util/sha256.hpp"
 
@@ -78,14 +79,22 @@ Runner add_fleet_distribute(CLI::App& fleet) {
   auto o = std::make_shared<Options>();
   fleet.add_option("image", o->image, "The .sqsh to distribute")->required();
   fleet.add_option("--result", o->result, "Its squashfs-result.json (the recorded sha256)")
-      ->required();
-  fleet.add_option("--dest", o->dest, "The path of the copy on every node (absolute)")->required();
-  fleet.add_option("--nodes", o->nodes, "The nodes, as a Slurm host list");
-  fleet.add_option("--partition", o->slurm.partition, "The partition");
+      ->required()
+      ->type_name("FILE");
+  fleet.add_option("--dest", o->dest, "The path of the copy on every node (absolute)")
+      ->required()
+      ->type_name("PATH");
+  fleet.add_option("--nodes", o->nodes, "The nodes, as a Slurm host list")->type_name("HOSTLIST");
+  fleet.add_option("--partition", o->slurm.partition, "The partition")->type_name("NAME");
   fleet.add_option("--results", o->results, "Where the script and the report go")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DIR");
   fleet.add_flag("--check-only", o->check_only, "Do not copy; only check the copies already there");
   add_sbatch_options(fleet, o->slurm);
+  cmdline::set_footer(fleet,
+                      "envlock fleet distribute image.sqsh --result squashfs-result.json "
+                      "--dest /local/image.sqsh --partition gpu",
+                      "docs/manual/fleet.md");
   return [o] { return run_distribute(*o); };
 }
 

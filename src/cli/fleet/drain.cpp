@@ -1,8 +1,9 @@
 // envlock fleet drain-list [--results DIR] [--apply]: the scontrol lines that drain the nodes a
 // fleet run failed and resume the ones envlock drained that have passed since.
-#include "cli/fleet/fleet.hpp"
-#include "fleet/distribute.hpp"
 #include "fleet/drain.hpp"
+#include "cli/fleet/fleet.hpp"
+#include "cmdline/help.hpp"
+#include "fleet/distribute.hpp"
 #include "util/json.hpp"
 #include "util/process.hpp"
 #include "util/strings.hpp"
@@ -74,8 +75,11 @@ Result<ExitCode> run_drain_list(const Options& o) {
 Runner add_fleet_drain_list(CLI::App& fleet) {
   auto o = std::make_shared<Options>();
   fleet.add_option("--results", o->results, "The results folder of a fleet verify or distribute")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DIR");
   fleet.add_flag("--apply", o->apply, "Run the scontrol lines as well as printing them");
+  cmdline::set_footer(fleet, "envlock fleet drain-list --results fleet-results",
+                      "docs/manual/fleet.md");
   return [o] { return run_drain_list(*o); };
 }
 

@@ -3,6 +3,7 @@
 // a failure and resumes there when run again (docs/manual/fleet.md).
 #include "cli/fleet/fleet.hpp"
 #include "cli/fleet/verify_options.hpp"
+#include "cmdline/help.hpp"
 #include "fleet/rollout_state.hpp"
 #include "util/strings.hpp"
 
@@ -102,8 +103,15 @@ Runner add_fleet_rollout(CLI::App& fleet) {
   auto o = std::make_shared<Options>();
   add_fleet_verify_options(fleet, o->verify);
   fleet.add_option("--batches", o->batches, "Batch sizes in order, e.g. 1,8,64 (the last repeats)")
-      ->required();
-  fleet.add_option("--state", o->state_path, "The roll-out's state file")->capture_default_str();
+      ->required()
+      ->type_name("SIZES");
+  fleet.add_option("--state", o->state_path, "The roll-out's state file")
+      ->capture_default_str()
+      ->type_name("FILE");
+  cmdline::set_footer(fleet,
+                      "envlock fleet rollout --lock envlock.lock.json --image image.sqsh "
+                      "--partition gpu --batches 1,8,64",
+                      "docs/manual/fleet.md");
   return [o] { return run_rollout(*o); };
 }
 

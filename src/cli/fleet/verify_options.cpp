@@ -38,21 +38,31 @@ Result<fs::path> this_executable() {
 } // namespace
 
 void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
-  app.add_option("--lock", o.lock_path, "The lock to verify against")->required();
+  app.add_option("--lock", o.lock_path, "The lock to verify against")
+      ->required()
+      ->type_name("FILE");
   app.add_option("--image", o.image,
-                 "IMAGE.sqsh or docker://REF@DIGEST (required, but with --report-only)");
-  app.add_option("--nodes", o.nodes, "The nodes, as a Slurm host list (node[1-4])");
-  app.add_option("--partition", o.slurm.partition, "The partition (all its nodes without --nodes)");
+                 "IMAGE.sqsh or docker://REF@DIGEST (required, but with --report-only)")
+      ->type_name("IMAGE");
+  app.add_option("--nodes", o.nodes, "The nodes, as a Slurm host list (node[1-4])")
+      ->type_name("HOSTLIST");
+  app.add_option("--partition", o.slurm.partition, "The partition (all its nodes without --nodes)")
+      ->type_name("NAME");
   app.add_option("--results", o.results, "The results folder, shared by all nodes")
-      ->capture_default_str();
-  app.add_option("--reference", o.reference, "The node figures are compared with (default: first)");
+      ->capture_default_str()
+      ->type_name("DIR");
+  app.add_option("--reference", o.reference, "The node figures are compared with (default: first)")
+      ->type_name("NODE");
   app.add_option("--tolerance", o.tolerance_percent,
                  "Percent below the reference's figure that makes an outlier")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 100.0));
-  app.add_option("--verifier", o.verifier, "envlock-verify on the nodes (default: beside envlock)");
+      ->check(CLI::Range(0.0, 100.0))
+      ->type_name("PERCENT");
+  app.add_option("--verifier", o.verifier, "envlock-verify on the nodes (default: beside envlock)")
+      ->type_name("FILE");
   app.add_option("--verifier-arg", o.verifier_args,
-                 "An extra argument for envlock-verify (repeatable), e.g. --verifier-arg=--no-gpu");
+                 "An extra argument for envlock-verify (repeatable), e.g. --verifier-arg=--no-gpu")
+      ->type_name("ARG");
   app.add_flag("--no-container", o.no_container, "Run the verifier directly on the nodes");
   app.add_flag("--no-host-checks", o.no_host_checks, "Skip the lock's expect.host checks");
   app.add_option("--wait-timeout", o.wait_timeout_seconds,
@@ -65,10 +75,12 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
 }
 
 void add_sbatch_options(CLI::App& app, fleet::SlurmOptions& slurm) {
-  app.add_option("--account", slurm.account, "Slurm account (passed to #SBATCH)");
-  app.add_option("--qos", slurm.qos, "Slurm QOS (passed to #SBATCH)");
-  app.add_option("--time", slurm.time, "Slurm time limit (passed to #SBATCH)");
-  app.add_option("--reservation", slurm.reservation, "Slurm reservation (passed to #SBATCH)");
+  app.add_option("--account", slurm.account, "Slurm account (passed to #SBATCH)")
+      ->type_name("NAME");
+  app.add_option("--qos", slurm.qos, "Slurm QOS (passed to #SBATCH)")->type_name("NAME");
+  app.add_option("--time", slurm.time, "Slurm time limit (passed to #SBATCH)")->type_name("LIMIT");
+  app.add_option("--reservation", slurm.reservation, "Slurm reservation (passed to #SBATCH)")
+      ->type_name("NAME");
 }
 
 Status require_image(const FleetVerifyOptions& o) {
@@ -92,7 +104,8 @@ Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& o,
                                          const std::vector<std::string>& nodes,
                                          const std::string& results) {
   ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(o.lock_path));
-  if (!o.reference.empty() && std::find(nodes.begin(), nodes.end(), o.reference) == nodes.end()) {
+  if (!o.reference.empty() && !nodes.empty() &&
+      std::find(nodes.begin(), nodes.end(), o.reference) == nodes.end()) {
     return input_error("--reference: '" + o.reference + "' is not one of the nodes");
   }
   fleet::VerifyRun run;

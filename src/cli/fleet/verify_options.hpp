@@ -31,7 +31,8 @@ void add_sbatch_options(CLI::App& app, fleet::SlurmOptions& slurm);
 // Adds the shared options to a subcommand.
 void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& options);
 
-// The run the options describe, for `nodes` (already chosen) and this results folder. Fails with
+// The run the options describe, for `nodes` (already chosen; empty for a script that finds the
+// partition's nodes when it is submitted) and this results folder. Fails with
 // an input error for an unreadable lock or a bad image, an environment error when the verifier
 // cannot be found.
 Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& options,

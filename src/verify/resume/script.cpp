@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* k_script_name = "envlock_resume.py";
 
-bool is_file(const fs::path& path) {
+bool is_script_file(const fs::path& path) {
   std::error_code error;
   return fs::is_regular_file(path, error);
 }
@@ -24,12 +24,12 @@ bool is_file(const fs::path& path) {
 
 Result<fs::path> find_resume_python(const ResumeOptions& options, const fs::path& environment) {
   if (!options.python.empty()) {
-    if (!is_file(options.python)) {
+    if (!is_script_file(options.python)) {
       return input_error("--python " + options.python.string() + ": no such file");
     }
     return options.python;
   }
-  if (!environment.empty() && is_file(environment)) {
+  if (!environment.empty() && is_script_file(environment)) {
     return environment;
   }
   if (auto found = util::find_program("python3")) {
@@ -52,13 +52,13 @@ std::vector<fs::path> resume_script_dirs() {
 
 Result<fs::path> find_resume_script(const ResumeOptions& options, const fs::path& work_dir) {
   if (!options.script.empty()) {
-    if (!is_file(options.script)) {
+    if (!is_script_file(options.script)) {
       return input_error("--resume-script " + options.script.string() + ": no such file");
     }
     return options.script;
   }
   for (const auto& dir : resume_script_dirs()) {
-    if (is_file(dir / k_script_name)) {
+    if (is_script_file(dir / k_script_name)) {
       return dir / k_script_name;
     }
   }

@@ -1,6 +1,6 @@
 #include "../testutil.hpp"
 #include "build/dockerfile_parse.hpp"
-#include "build/lint.hpp"
+#include "build/lint/lint.hpp"
 #include "build/render.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"

@@ -1,3 +1,4 @@
+#include "../testutil.hpp"
 #include "fleet/drain.hpp"
 #include "fleet/fleet_report.hpp"
 #include "fleet/node_availability.hpp"

@@ -41,7 +41,7 @@ std::string render(const handover::RecordPaths& paths, handover::HandoverFormat 
   return *text;
 }
 
-std::string golden(const std::string& name) {
+std::string handover_golden(const std::string& name) {
   const auto text = util::read_file(test::data_path("handover/" + name));
   REQUIRE_MESSAGE(text.has_value(), text.error().message);
   return *text;
@@ -139,13 +139,13 @@ TEST_SUITE("report.handover") {
   }
 
   TEST_CASE("golden: full set of records") {
-    CHECK(render(full_paths(), handover::HandoverFormat::markdown) == golden("full.md"));
-    CHECK(render(full_paths(), handover::HandoverFormat::html) == golden("full.html"));
-    CHECK(render(full_paths(), handover::HandoverFormat::json) == golden("full.json"));
+    CHECK(render(full_paths(), handover::HandoverFormat::markdown) == handover_golden("full.md"));
+    CHECK(render(full_paths(), handover::HandoverFormat::html) == handover_golden("full.html"));
+    CHECK(render(full_paths(), handover::HandoverFormat::json) == handover_golden("full.json"));
   }
 
   TEST_CASE("golden: partial records show what is missing") {
-    CHECK(render(partial_paths(), handover::HandoverFormat::markdown) == golden("partial.md"));
-    CHECK(render(partial_paths(), handover::HandoverFormat::json) == golden("partial.json"));
+    CHECK(render(partial_paths(), handover::HandoverFormat::markdown) == handover_golden("partial.md"));
+    CHECK(render(partial_paths(), handover::HandoverFormat::json) == handover_golden("partial.json"));
   }
 }

@@ -7,7 +7,7 @@ using envlock::importer::Policy;
 
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string config_error_of(const std::string& text) {
   const auto config = parse_config(text, "/etc/envlock/importer.yaml");
   REQUIRE(!config.has_value());
   CHECK(config.error().code == envlock::ExitCode::usage);
@@ -59,27 +59,27 @@ TEST_SUITE("importer.config") {
   }
 
   TEST_CASE("mistakes are FILE:LINE:COL with the line and a caret") {
-    CHECK(error_of("locks: [/l]\ncache: /c\npolicy: refuse-all\n") ==
+    CHECK(config_error_of("locks: [/l]\ncache: /c\npolicy: refuse-all\n") ==
           "/etc/envlock/importer.yaml:3:9: 'policy' must be refuse or warn, got 'refuse-all'\n"
           "policy: refuse-all\n"
           "        ^");
-    CHECK(error_of("locks: [/l]\ncache: /c\ncache_max_byte: 5\n") ==
+    CHECK(config_error_of("locks: [/l]\ncache: /c\ncache_max_byte: 5\n") ==
           "/etc/envlock/importer.yaml:3:1: unknown key 'cache_max_byte'; did you mean "
           "'cache_max_bytes'?\n"
           "cache_max_byte: 5\n"
           "^");
-    CHECK(error_of("cache: /c\n")
+    CHECK(config_error_of("cache: /c\n")
               .starts_with("/etc/envlock/importer.yaml:1:1: missing required key 'locks'"));
-    CHECK(error_of("locks: []\ncache: /c\n")
+    CHECK(config_error_of("locks: []\ncache: /c\n")
               .starts_with("/etc/envlock/importer.yaml:1:8: 'locks' must name at least one lock "
                            "file or folder"));
-    CHECK(error_of("locks: [/l]\ncache: /c\ncache_max_bytes: -1\n")
+    CHECK(config_error_of("locks: [/l]\ncache: /c\ncache_max_bytes: -1\n")
               .starts_with("/etc/envlock/importer.yaml:3:18: 'cache_max_bytes' must be 0 (no "
                            "limit) or more, got -1"));
-    CHECK(error_of("locks: [/l]\ncache: /c\nregistry: {attempts: 99}\n")
+    CHECK(config_error_of("locks: [/l]\ncache: /c\nregistry: {attempts: 99}\n")
               .starts_with("/etc/envlock/importer.yaml:3:22: 'registry.attempts' must be between 1 "
                            "and 20, got 99"));
-    CHECK(error_of("") == "/etc/envlock/importer.yaml: the importer configuration is empty; it "
+    CHECK(config_error_of("") == "/etc/envlock/importer.yaml: the importer configuration is empty; it "
                           "must be a mapping");
   }
 

@@ -7,9 +7,9 @@ using envlock::importer::UriKind;
 
 namespace {
 
-const std::string k_hex = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+const std::string k_uri_hex = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
-std::string parsed(const std::string& text) {
+std::string parsed_uri(const std::string& text) {
   const auto uri = parse_image_uri(text);
   REQUIRE_MESSAGE(uri.has_value(), uri.error().message);
   return uri->image.to_string() + (uri->user.empty() ? "" : " user=" + uri->user);
@@ -26,34 +26,34 @@ std::string uri_error_of(const std::string& text) {
 
 TEST_SUITE("importer.image_uri") {
   TEST_CASE("Enroot's '#' form: any host before '#' is the registry") {
-    CHECK(parsed("docker://nvcr.io#nvidia/pytorch:26.06-py3") ==
+    CHECK(parsed_uri("docker://nvcr.io#nvidia/pytorch:26.06-py3") ==
           "nvcr.io/nvidia/pytorch:26.06-py3");
-    CHECK(parsed("docker://127.0.0.1:5000#test/sample:v1") == "127.0.0.1:5000/test/sample:v1");
-    CHECK(parsed("docker://myregistry#img") == "myregistry/img");
-    CHECK(parsed("docker://bob@nvcr.io#nvidia/pytorch:1") == "nvcr.io/nvidia/pytorch:1 user=bob");
-    CHECK(parsed("docker://docker.io#ubuntu:24.04") == "registry-1.docker.io/library/ubuntu:24.04");
+    CHECK(parsed_uri("docker://127.0.0.1:5000#test/sample:v1") == "127.0.0.1:5000/test/sample:v1");
+    CHECK(parsed_uri("docker://myregistry#img") == "myregistry/img");
+    CHECK(parsed_uri("docker://bob@nvcr.io#nvidia/pytorch:1") == "nvcr.io/nvidia/pytorch:1 user=bob");
+    CHECK(parsed_uri("docker://docker.io#ubuntu:24.04") == "registry-1.docker.io/library/ubuntu:24.04");
   }
 
   TEST_CASE("digests: @sha256, TAG@sha256 and Enroot 3's :sha256 tag") {
-    CHECK(parsed("docker://nvcr.io#nvidia/pytorch@sha256:" + k_hex) ==
-          "nvcr.io/nvidia/pytorch@sha256:" + k_hex);
-    CHECK(parsed("docker://nvcr.io#nvidia/pytorch:26.06-py3@sha256:" + k_hex) ==
-          "nvcr.io/nvidia/pytorch:26.06-py3@sha256:" + k_hex);
-    CHECK(parsed("docker://nvcr.io#nvidia/pytorch:sha256:" + k_hex) ==
-          "nvcr.io/nvidia/pytorch@sha256:" + k_hex);
-    CHECK(parsed("docker://ubuntu@sha256:" + k_hex) ==
-          "registry-1.docker.io/library/ubuntu@sha256:" + k_hex);
-    CHECK(parsed("docker://u@ubuntu@sha256:" + k_hex) ==
-          "registry-1.docker.io/library/ubuntu@sha256:" + k_hex + " user=u");
+    CHECK(parsed_uri("docker://nvcr.io#nvidia/pytorch@sha256:" + k_uri_hex) ==
+          "nvcr.io/nvidia/pytorch@sha256:" + k_uri_hex);
+    CHECK(parsed_uri("docker://nvcr.io#nvidia/pytorch:26.06-py3@sha256:" + k_uri_hex) ==
+          "nvcr.io/nvidia/pytorch:26.06-py3@sha256:" + k_uri_hex);
+    CHECK(parsed_uri("docker://nvcr.io#nvidia/pytorch:sha256:" + k_uri_hex) ==
+          "nvcr.io/nvidia/pytorch@sha256:" + k_uri_hex);
+    CHECK(parsed_uri("docker://ubuntu@sha256:" + k_uri_hex) ==
+          "registry-1.docker.io/library/ubuntu@sha256:" + k_uri_hex);
+    CHECK(parsed_uri("docker://u@ubuntu@sha256:" + k_uri_hex) ==
+          "registry-1.docker.io/library/ubuntu@sha256:" + k_uri_hex + " user=u");
   }
 
   TEST_CASE("the Docker form: a registry needs '.' or ':', as Enroot reads it") {
-    CHECK(parsed("docker://nvcr.io/nvidia/pytorch:26.06-py3") ==
+    CHECK(parsed_uri("docker://nvcr.io/nvidia/pytorch:26.06-py3") ==
           "nvcr.io/nvidia/pytorch:26.06-py3");
-    CHECK(parsed("docker://ubuntu:24.04") == "registry-1.docker.io/library/ubuntu:24.04");
-    CHECK(parsed("docker://nvidia/cuda") == "registry-1.docker.io/nvidia/cuda");
-    CHECK(parsed("docker://localhost/foo") == "registry-1.docker.io/localhost/foo");
-    CHECK(parsed("docker://127.0.0.1:5000/a/b:c") == "127.0.0.1:5000/a/b:c");
+    CHECK(parsed_uri("docker://ubuntu:24.04") == "registry-1.docker.io/library/ubuntu:24.04");
+    CHECK(parsed_uri("docker://nvidia/cuda") == "registry-1.docker.io/nvidia/cuda");
+    CHECK(parsed_uri("docker://localhost/foo") == "registry-1.docker.io/localhost/foo");
+    CHECK(parsed_uri("docker://127.0.0.1:5000/a/b:c") == "127.0.0.1:5000/a/b:c");
   }
 
   TEST_CASE("paths are .sqsh files, as Pyxis tells them apart") {
@@ -68,7 +68,7 @@ TEST_SUITE("importer.image_uri") {
     CHECK(envlock::importer::wanted_reference(*parse_image_uri("docker://a.io#b")) == ":latest");
     CHECK(envlock::importer::wanted_reference(*parse_image_uri("docker://a.io#b:v2")) == ":v2");
     CHECK(envlock::importer::wanted_reference(
-              *parse_image_uri("docker://a.io#b:v2@sha256:" + k_hex)) == "@sha256:" + k_hex);
+              *parse_image_uri("docker://a.io#b:v2@sha256:" + k_uri_hex)) == "@sha256:" + k_uri_hex);
   }
 
   TEST_CASE("bad URIs say what is wrong and what is expected") {

@@ -51,7 +51,7 @@ TEST_CASE("provenance::parse_key refuses the wrong half and other text") {
 }
 
 TEST_CASE("provenance::write_key_pair writes 0600 and 0644 and refuses to overwrite") {
-  const envlock::util::TempDir dir = test::temp_dir();
+  const envlock::util::TempDir dir = envlock::test::temp_dir();
   const fs::path key = dir.path() / "signing.key";
   auto first = pv::write_key_pair(key, pv::Overwrite::refuse);
   REQUIRE(first.has_value());

@@ -85,7 +85,7 @@ TEST_CASE("provenance::gather_inputs without squashfs-result has one subject") {
 }
 
 TEST_CASE("provenance::gather_inputs refuses inputs that do not belong together") {
-  const envlock::util::TempDir dir = test::temp_dir();
+  const envlock::util::TempDir dir = envlock::test::temp_dir();
   copy_data(dir.path());
   const pv::InputPaths paths = data_inputs(dir.path());
   const fs::path result = dir.path() / "build-result.json";

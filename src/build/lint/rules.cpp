@@ -1,4 +1,4 @@
-#include "build/lint_rules.hpp"
+#include "build/lint/rules.hpp"
 
 #include "util/strings.hpp"
 
@@ -9,9 +9,9 @@ namespace envlock::build::lint_rules {
 
 namespace {
 
-void add(std::vector<Finding>& out, int line, std::string message,
+void add(std::vector<Finding>& out, int line, std::string rule, std::string message,
          Severity severity = Severity::error) {
-  out.push_back(Finding{line, severity, std::move(message)});
+  out.push_back(Finding{line, severity, std::move(message), std::move(rule)});
 }
 
 bool is_assignment(const std::string& word) {
@@ -20,16 +20,6 @@ bool is_assignment(const std::string& word) {
          std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(eq), [](char c) {
            return c == '_' || std::isalnum(static_cast<unsigned char>(c)) != 0;
          });
-}
-
-// The index of the program word: after VAR=value prefixes, `env`, `sudo` and `exec`.
-std::size_t program_index(const Words& words) {
-  std::size_t i = 0;
-  while (i < words.size() && (is_assignment(words[i]) || words[i] == "env" || words[i] == "sudo" ||
-                              words[i] == "exec")) {
-    ++i;
-  }
-  return i;
 }
 
 bool has_word(const Words& words, std::initializer_list<std::string_view> wanted) {
@@ -143,6 +133,15 @@ bool is_unpinned_name(const std::string& word) {
 
 } // namespace
 
+std::size_t program_index(const Words& words) {
+  std::size_t i = 0;
+  while (i < words.size() && (is_assignment(words[i]) || words[i] == "env" || words[i] == "sudo" ||
+                              words[i] == "exec")) {
+    ++i;
+  }
+  return i;
+}
+
 std::string program(const Words& words) {
   const std::size_t i = program_index(words);
   if (i >= words.size()) {
@@ -157,13 +156,14 @@ void check_from(const FromImage& from, std::vector<Finding>& out) {
     return;
   }
   if (!from.missing.empty()) {
-    add(out, from.line,
+    add(out, from.line, "from-arg-without-default",
         "FROM " + from.written + " has no digest: build argument " + from.missing +
             " has no default (give it one pinned as NAME@sha256:DIGEST)");
   } else if (!has_pinned_digest(from.image)) {
     const std::string shown =
         from.image == from.written ? from.image : from.written + " (" + from.image + ")";
-    add(out, from.line, "FROM " + shown + " is not pinned by digest (write NAME@sha256:DIGEST)");
+    add(out, from.line, "from-not-pinned",
+        "FROM " + shown + " is not pinned by digest (write NAME@sha256:DIGEST)");
   }
 }
 
@@ -179,7 +179,7 @@ void check_downloads(const Instruction& instruction, const Commands& commands,
         std::any_of(words.front().begin(), words.front().end(),
                     [](const std::string& w) { return w.starts_with("--checksum="); });
     if (!url.empty() && !checked) {
-      add(out, instruction.line,
+      add(out, instruction.line, "add-without-checksum",
           "ADD " + url +
               " has no checksum (write ADD --checksum=sha256:HEX, which BuildKit's Dockerfile "
               "1.6 reads but buildah 1.28 and podman 4.3 refuse; or download it in a RUN and check "
@@ -196,7 +196,7 @@ void check_downloads(const Instruction& instruction, const Commands& commands,
     const std::string p = program(words);
     if (p == "curl" || p == "wget") {
       const std::string url = first_url(words);
-      add(out, line,
+      add(out, line, "download-without-checksum",
           p + (url.empty() ? "" : " " + url) +
               " downloads without a checksum check (add sha256sum -c in the same RUN)");
     }
@@ -222,7 +222,7 @@ void check_uv(const Commands& commands, bool env_locked, std::vector<int>& unloc
       // installs.
       if (!has_word(words, {"--require-hashes"}) &&
           !has_word(prefix, {"UV_REQUIRE_HASHES=1", "UV_REQUIRE_HASHES=true"})) {
-        add(out, line,
+        add(out, line, "uv-pip-outside-lock",
             "uv pip " + words[i + 2] +
                 " installs packages outside uv.lock (it neither reads nor writes it): add them to "
                 "the project and its uv.lock (uv add, then uv sync --locked), or pin them with "
@@ -237,10 +237,11 @@ void check_uv(const Commands& commands, bool env_locked, std::vector<int>& unloc
     const bool locked = env_locked || has_word(words, {"--locked", "--frozen"}) ||
                         has_word(prefix, {"UV_LOCKED=1", "UV_FROZEN=1"});
     if (!locked) {
-      add(out, line, "uv sync without --locked or --frozen may resolve again and rewrite uv.lock");
+      add(out, line, "uv-sync-not-locked",
+          "uv sync without --locked or --frozen may resolve again and rewrite uv.lock");
       unlocked_syncs.push_back(line);
     } else if (!unlocked_syncs.empty()) {
-      add(out, line,
+      add(out, line, "uv-sync-after-unlocked",
           "uv sync --locked runs after the unlocked uv sync on line " +
               std::to_string(unlocked_syncs.back()) + ", which may have rewritten uv.lock");
     }
@@ -262,7 +263,7 @@ void check_pip(const Commands& commands, std::vector<Finding>& out) {
         continue;
       }
       if (is_unpinned_name(w)) {
-        add(out, line,
+        add(out, line, "pip-not-pinned",
             "pip install " + w +
                 " is not pinned (write NAME==VERSION, or add it to the project's uv.lock)");
       }
@@ -289,7 +290,7 @@ void check_apt(const Commands& commands, std::vector<Finding>& out) {
       }
     }
     if (!floating.empty()) {
-      add(out, line,
+      add(out, line, "apt-not-pinned",
           p + " install without versions: " + util::join(floating, ", ") +
               " (write PACKAGE=VERSION)",
           Severity::warning);

@@ -1,10 +1,11 @@
 // The rules of `envlock lint`, one function each, over one instruction's shell commands; lint.cpp
-// runs them in order. Internal to the lint module.
+// runs them in order (install_rules.hpp has those for git, conda and npm). Internal to the lint
+// module.
 #pragma once
 
 #include "build/dockerfile_images.hpp"
 #include "build/dockerfile_parse.hpp"
-#include "build/lint.hpp"
+#include "build/lint/lint.hpp"
 
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct Command {
 };
 
 using Commands = std::vector<Command>;
+
+// The index of the program word: after VAR=value prefixes, `env`, `sudo` and `exec`.
+std::size_t program_index(const Words& words);
 
 // The program a command runs, without its directory: the first word after VAR=value prefixes,
 // `env`, `sudo` and `exec`; "" when there is none.
