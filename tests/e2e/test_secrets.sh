@@ -145,7 +145,8 @@ run token-refused env -u ENVLOCK_REGISTRY_USER -u ENVLOCK_REGISTRY_PASSWORD -u E
 check_eq "$r_rc" 3 "token endpoint refusing anonymous fails (exit 3)"
 run closed-port "$ENVLOCK" resolve --insecure-registry "127.0.0.1:$(free_port)" --registry-attempts 1 \
   "127.0.0.1:$(free_port)/x:v1"
-run tls "$ENVLOCK" resolve "$REG_AUTH/nvidia/pytorch:26.06-py3"
+# Loopback names are insecure by default; 0.0.0.0 reaches the same registry under another name.
+run tls "$ENVLOCK" resolve "0.0.0.0:${REG_AUTH##*:}/nvidia/pytorch:26.06-py3"
 check_eq "$r_rc" 3 "https to a plain registry fails (exit 3)"
 write_manifest "$REG_AUTH/nvidia/pytorch:26.06-py3" "https://oauth2:$GIT_TOKEN@127.0.0.1:1/megatron.git"
 run git-token "$ENVLOCK" lock "${I[@]}" -f proj/envlock.yaml -o out/bad.lock.json
