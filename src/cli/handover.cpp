@@ -40,7 +40,7 @@ handover::RecordPaths usual_records() {
   take(p.build_result, "build-result.json");
   take(p.node, "node.json");
   take(p.previous_lock, "previous.lock.json");
-  take(p.rollback, "rollback.json");
+  take(p.rollback, "rollback-report.json");
   std::vector<fs::path> results;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(".", ec)) {

@@ -61,9 +61,10 @@ envlock: reading provenance.json
 envlock: reading build-result.json
 envlock: reading node.json
 envlock: reading previous.lock.json
+envlock: reading rollback-report.json
 envlock: reading squashfs-result.json
 envlock: reading reports/*.json
-envlock: wrote handover.md (7 items missing)" "handover with no options: says what it read and wrote"
+envlock: wrote handover.md (1 items missing)" "handover with no options: says what it read and wrote"
 
 run_cmd h "$ENVLOCK" handover -o handover.txt
 check_eq "$h_rc" 2 "unknown extension exits 2"
