@@ -438,7 +438,7 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
     if (!read) {
       return with_prefix(std::move(read).error(), origin + ": ");
     }
-    lock.expect.resume = std::move(*read);
+    lock.expect.resume = *read;
   }
   r.merge(ex);
 
