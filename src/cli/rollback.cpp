@@ -73,8 +73,9 @@ Runner setup_check(CLI::App& app) {
                              "Write the report as JSON (envlock.rollback-report/v1) here; - for "
                              "standard output, which moves the table to standard error");
   add_registry_options(app, args->registry);
-  cmdline::set_footer(app, "envlock rollback check --previous previous.lock.json -o rollback-report.json",
-                      "docs/manual/rollback.md");
+  cmdline::set_footer(
+      app, "envlock rollback check --previous previous.lock.json -o rollback-report.json",
+      "docs/manual/rollback.md");
   return [args] { return run_rollback_check(*args); };
 }
 

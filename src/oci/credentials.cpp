@@ -15,7 +15,6 @@ namespace envlock::oci {
 
 namespace {
 
-
 // host[:port] of a config.json key: "https://host:port/v1/" -> "host:port".
 std::string key_host(std::string_view key) {
   if (const std::size_t scheme = key.find("://"); scheme != std::string_view::npos) {

@@ -3,7 +3,6 @@
 #include "fleet/fleet_report.hpp"
 #include "fleet/node_availability.hpp"
 #include "fleet/node_results.hpp"
-#include "../testutil.hpp"
 #include "synthetic.hpp"
 #include "util/fs.hpp"
 

@@ -145,7 +145,9 @@ TEST_SUITE("report.handover") {
   }
 
   TEST_CASE("golden: partial records show what is missing") {
-    CHECK(render(partial_paths(), handover::HandoverFormat::markdown) == handover_golden("partial.md"));
-    CHECK(render(partial_paths(), handover::HandoverFormat::json) == handover_golden("partial.json"));
+    CHECK(render(partial_paths(), handover::HandoverFormat::markdown) ==
+          handover_golden("partial.md"));
+    CHECK(render(partial_paths(), handover::HandoverFormat::json) ==
+          handover_golden("partial.json"));
   }
 }

@@ -79,8 +79,9 @@ TEST_SUITE("importer.config") {
     CHECK(config_error_of("locks: [/l]\ncache: /c\nregistry: {attempts: 99}\n")
               .starts_with("/etc/envlock/importer.yaml:3:22: 'registry.attempts' must be between 1 "
                            "and 20, got 99"));
-    CHECK(config_error_of("") == "/etc/envlock/importer.yaml: the importer configuration is empty; it "
-                          "must be a mapping");
+    CHECK(config_error_of("") ==
+          "/etc/envlock/importer.yaml: the importer configuration is empty; it "
+          "must be a mapping");
   }
 
   TEST_CASE("the file comes from ENVLOCK_IMPORTER_CONFIG, else /etc/envlock/importer.yaml") {

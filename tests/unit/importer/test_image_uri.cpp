@@ -30,8 +30,10 @@ TEST_SUITE("importer.image_uri") {
           "nvcr.io/nvidia/pytorch:26.06-py3");
     CHECK(parsed_uri("docker://127.0.0.1:5000#test/sample:v1") == "127.0.0.1:5000/test/sample:v1");
     CHECK(parsed_uri("docker://myregistry#img") == "myregistry/img");
-    CHECK(parsed_uri("docker://bob@nvcr.io#nvidia/pytorch:1") == "nvcr.io/nvidia/pytorch:1 user=bob");
-    CHECK(parsed_uri("docker://docker.io#ubuntu:24.04") == "registry-1.docker.io/library/ubuntu:24.04");
+    CHECK(parsed_uri("docker://bob@nvcr.io#nvidia/pytorch:1") ==
+          "nvcr.io/nvidia/pytorch:1 user=bob");
+    CHECK(parsed_uri("docker://docker.io#ubuntu:24.04") ==
+          "registry-1.docker.io/library/ubuntu:24.04");
   }
 
   TEST_CASE("digests: @sha256, TAG@sha256 and Enroot 3's :sha256 tag") {
@@ -67,8 +69,8 @@ TEST_SUITE("importer.image_uri") {
   TEST_CASE("the reference a lookup uses") {
     CHECK(envlock::importer::wanted_reference(*parse_image_uri("docker://a.io#b")) == ":latest");
     CHECK(envlock::importer::wanted_reference(*parse_image_uri("docker://a.io#b:v2")) == ":v2");
-    CHECK(envlock::importer::wanted_reference(
-              *parse_image_uri("docker://a.io#b:v2@sha256:" + k_uri_hex)) == "@sha256:" + k_uri_hex);
+    CHECK(envlock::importer::wanted_reference(*parse_image_uri(
+              "docker://a.io#b:v2@sha256:" + k_uri_hex)) == "@sha256:" + k_uri_hex);
   }
 
   TEST_CASE("bad URIs say what is wrong and what is expected") {
