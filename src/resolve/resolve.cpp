@@ -147,8 +147,7 @@ Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
   }
   const std::string uv_lock_path = lock.python.uv_lock.path;
   // Megatron-LM's uv.lock is about 1 MiB; 64 MiB leaves room and bounds the memory used.
-  constexpr std::uintmax_t k_uv_lock_limit = std::uintmax_t{64} << 20U;
-  const auto uv_text = util::read_file_limited(manifest.dir / uv_lock_path, k_uv_lock_limit);
+  const auto uv_text = util::read_file_limited(manifest.dir / uv_lock_path, uv::k_uv_lock_limit);
   if (!uv_text) {
     const bool too_large = uv_text.error().message.find("larger than") != std::string::npos;
     return input_error("python.project: cannot read " + uv_lock_path +

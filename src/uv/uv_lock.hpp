@@ -7,9 +7,13 @@
 #include "lock/lock.hpp"
 #include "util/result.hpp"
 
+#include <cstdint>
 #include <string_view>
 
 namespace envlock::uv {
+
+// The largest uv.lock envlock reads (Megatron-LM's is about 1 MiB).
+inline constexpr std::uintmax_t k_uv_lock_limit = std::uintmax_t{64} << 20U;
 
 // Parses uv.lock text; `origin` names the file in messages. Fills version, revision,
 // requires_python and packages (sorted by name, then version); path and sha256 are left empty.
