@@ -25,6 +25,9 @@ echo "two/b c/build/envlock-verify  sha256 $b"
 if [ "$a" = "$b" ]; then
   echo "same bytes"
 else
-  echo "verifier-repro: the two builds differ" >&2
+  kept=$(mktemp -d "${TMPDIR:-/tmp}/envlock-repro-differ.XXXXXX")
+  cp "$work/one/a/build/envlock-verify" "$kept/a"
+  cp "$work/two/b c/build/envlock-verify" "$kept/b"
+  echo "verifier-repro: the two builds differ in $(cmp -l "$kept/a" "$kept/b" | wc -l) bytes; both kept in $kept" >&2
   exit 1
 fi
