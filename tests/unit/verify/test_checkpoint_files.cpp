@@ -14,9 +14,11 @@ using namespace envlock;
 
 namespace {
 
+// `width` little-endian bytes of `value` (zeros past its eight).
 void put_le(std::string& out, std::uint64_t value, int width) {
   for (int i = 0; i < width; ++i) {
-    out.push_back(static_cast<char>((value >> (8U * static_cast<unsigned>(i))) & 0xffU));
+    out.push_back(i < 8 ? static_cast<char>((value >> (8U * static_cast<unsigned>(i))) & 0xffU)
+                        : '\0');
   }
 }
 
