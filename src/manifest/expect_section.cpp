@@ -117,7 +117,7 @@ Result<lock::ResumeExpect> read_resume(const Reader& reader, const Field& map) {
   if (!resume) {
     return reader.error(*field, resume.error().message);
   }
-  return std::move(*resume);
+  return *resume;
 }
 
 } // namespace
