@@ -1,6 +1,7 @@
 #include "oci/curl.hpp"
 
-#include <cctype>
+#include "util/strings.hpp"
+
 #include <mutex>
 
 namespace envlock::oci::curl {
@@ -78,19 +79,7 @@ Result<std::string> origin_of(std::string_view text) {
 }
 
 std::string escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += c;
-    } else {
-      constexpr const char* k_hex = "0123456789ABCDEF";
-      out += '%';
-      out += k_hex[u >> 4U];
-      out += k_hex[u & 15U];
-    }
-  }
-  return out;
+  return util::percent_encode(text);
 }
 
 } // namespace envlock::oci::curl

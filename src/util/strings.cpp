@@ -66,6 +66,22 @@ bool is_hex(std::string_view text) {
   });
 }
 
+std::string percent_encode(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += c;
+    } else {
+      constexpr std::string_view k_hex = "0123456789ABCDEF";
+      out += '%';
+      out += k_hex[u >> 4U];
+      out += k_hex[u & 15U];
+    }
+  }
+  return out;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   // Optimal string alignment distance: insertions, deletions, substitutions and transpositions
   // of neighbours each cost 1, so "imgae" is one edit from "image".

@@ -18,6 +18,9 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // Replaces every occurrence of `from` by `to`.
 std::string replace_all(std::string text, std::string_view from, std::string_view to);
 bool is_hex(std::string_view text);
+// Percent-encodes every byte but ASCII letters, digits and "-_.~" (RFC 3986 unreserved), as
+// for a URL query value.
+std::string percent_encode(std::string_view text);
 
 // Levenshtein distance.
 std::size_t edit_distance(std::string_view a, std::string_view b);
