@@ -128,6 +128,24 @@ std::optional<Credential> netrc_credential(std::string_view text, std::string_vi
   return by_host;
 }
 
+std::filesystem::path docker_config_path(const CredentialFiles& files) {
+  if (!files.docker_config.empty()) {
+    return files.docker_config;
+  }
+  const std::string dir = env_or_empty("DOCKER_CONFIG");
+  return dir.empty() ? home_path(".docker/config.json")
+                     : std::filesystem::path(dir) / "config.json";
+}
+
+std::filesystem::path enroot_credentials_path(const CredentialFiles& files) {
+  if (!files.enroot_credentials.empty()) {
+    return files.enroot_credentials;
+  }
+  const std::string dir = env_or_empty("ENROOT_CONFIG_PATH");
+  return dir.empty() ? home_path(".config/enroot/.credentials")
+                     : std::filesystem::path(dir) / ".credentials";
+}
+
 Result<std::optional<Credential>> find_credential(const CredentialFiles& files,
                                                   std::string_view registry) {
   const std::string user = env_or_empty("ENVLOCK_REGISTRY_USER");
@@ -135,12 +153,7 @@ Result<std::optional<Credential>> find_credential(const CredentialFiles& files,
     return std::optional<Credential>(
         Credential{user, env_or_empty("ENVLOCK_REGISTRY_PASSWORD"), "ENVLOCK_REGISTRY_USER"});
   }
-  std::filesystem::path docker = files.docker_config;
-  if (docker.empty()) {
-    const std::string dir = env_or_empty("DOCKER_CONFIG");
-    docker =
-        dir.empty() ? home_path(".docker/config.json") : std::filesystem::path(dir) / "config.json";
-  }
+  const std::filesystem::path docker = docker_config_path(files);
   if (is_file(docker)) {
     ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file_limited(docker, 1U << 20U));
     ENVLOCK_TRY_ASSIGN(auto found, docker_config_credential(text, registry, docker.string()));
@@ -148,12 +161,7 @@ Result<std::optional<Credential>> find_credential(const CredentialFiles& files,
       return found;
     }
   }
-  std::filesystem::path netrc = files.enroot_credentials;
-  if (netrc.empty()) {
-    const std::string dir = env_or_empty("ENROOT_CONFIG_PATH");
-    netrc = dir.empty() ? home_path(".config/enroot/.credentials")
-                        : std::filesystem::path(dir) / ".credentials";
-  }
+  const std::filesystem::path netrc = enroot_credentials_path(files);
   if (is_file(netrc)) {
     ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file_limited(netrc, 1U << 20U));
     return netrc_credential(text, registry, netrc.string());

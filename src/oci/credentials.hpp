@@ -36,6 +36,14 @@ struct CredentialFiles {
   std::filesystem::path enroot_credentials; // empty: $ENROOT_CONFIG_PATH or ~/.config/enroot
 };
 
+// The Docker config.json read: files.docker_config, else $DOCKER_CONFIG/config.json, else
+// ~/.docker/config.json (empty when there is no home folder either).
+std::filesystem::path docker_config_path(const CredentialFiles& files);
+
+// The Enroot netrc read: files.enroot_credentials, else $ENROOT_CONFIG_PATH/.credentials, else
+// ~/.config/enroot/.credentials.
+std::filesystem::path enroot_credentials_path(const CredentialFiles& files);
+
 // The first credential for `registry` from the sources above; nothing when none has one. Missing
 // files are skipped; a malformed one is an input error naming it.
 Result<std::optional<Credential>> find_credential(const CredentialFiles& files,
