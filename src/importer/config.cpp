@@ -1,7 +1,9 @@
 #include "importer/config.hpp"
 
 #include "manifest/reader.hpp"
+#include "manifest/source_file.hpp"
 #include "manifest/yaml_load.hpp"
+#include "oci/known_secrets.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -56,7 +58,8 @@ Result<std::int64_t> positive(const Reader& reader, const Field& field, std::int
 Status read_registry(const Reader& reader, const Field& field, const fs::path& base,
                      oci::RegistryOptions& options) {
   ENVLOCK_TRY(reader.mapping(field));
-  ENVLOCK_TRY(reader.only_keys(field, {"insecure", "ca_file", "timeout_seconds", "attempts"}));
+  ENVLOCK_TRY(reader.only_keys(
+      field, {"insecure", "ca_file", "timeout_seconds", "deadline_seconds", "attempts"}));
   if (const auto insecure = reader.find(field, "insecure")) {
     ENVLOCK_TRY_ASSIGN(options.insecure_registries, reader.string_list(*insecure));
   }
@@ -67,6 +70,10 @@ Status read_registry(const Reader& reader, const Field& field, const fs::path& b
   if (const auto timeout = reader.find(field, "timeout_seconds")) {
     ENVLOCK_TRY_ASSIGN(const std::int64_t seconds, positive(reader, *timeout, 3600));
     options.timeout = std::chrono::milliseconds(seconds * 1000);
+  }
+  if (const auto deadline = reader.find(field, "deadline_seconds")) {
+    ENVLOCK_TRY_ASSIGN(const std::int64_t seconds, positive(reader, *deadline, 86400));
+    options.deadline = std::chrono::milliseconds(seconds * 1000);
   }
   if (const auto attempts = reader.find(field, "attempts")) {
     ENVLOCK_TRY_ASSIGN(const std::int64_t n, positive(reader, *attempts, 20));
@@ -134,8 +141,9 @@ const char* to_string(Policy policy) {
   return policy == Policy::warn ? "warn" : "refuse";
 }
 
-Result<ImporterConfig> parse_config(std::string_view text, const fs::path& file) {
-  const manifest::SourceText source(text, file.string());
+Result<ImporterConfig> parse_config(std::string_view text, const fs::path& file,
+                                    util::SecretValues secrets) {
+  const manifest::SourceText source(text, file.string(), std::move(secrets));
   if (const auto bad = util::invalid_utf8_at(text)) {
     return source.error_at({}, "invalid UTF-8 at byte " + std::to_string(*bad) +
                                    "; the configuration is UTF-8 text");
@@ -156,8 +164,10 @@ fs::path config_path() {
 }
 
 Result<ImporterConfig> read_config(const fs::path& file) {
-  ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file_limited(file, k_max_config_bytes));
-  return parse_config(text, file);
+  ENVLOCK_TRY_ASSIGN(
+      const std::string text,
+      manifest::read_source_file(file, k_max_config_bytes, manifest::LinkRule::anywhere));
+  return parse_config(text, file, oci::known_secrets());
 }
 
 } // namespace envlock::importer

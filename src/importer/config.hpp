@@ -7,6 +7,7 @@
 
 #include "oci/registry.hpp"
 #include "util/result.hpp"
+#include "util/secret_values.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -40,14 +41,18 @@ struct ImporterConfig {
 };
 
 // Parses the text of a configuration; relative paths are taken from the file's folder. Input
-// errors (exit 2) are "FILE:LINE:COL: message" with the line and a caret.
-Result<ImporterConfig> parse_config(std::string_view text, const std::filesystem::path& file);
+// errors (exit 2) are "FILE:LINE:COL: message" with the line and a caret (not for a line holding
+// one of `secrets`).
+Result<ImporterConfig> parse_config(std::string_view text, const std::filesystem::path& file,
+                                    util::SecretValues secrets = {});
 
 // The configuration file to read: $ENVLOCK_IMPORTER_CONFIG when set and not empty, else
 // /etc/envlock/importer.yaml.
 std::filesystem::path config_path();
 
-// Reads and parses the file; an input error names it when it cannot be read.
+// Reads and parses the file (links followed; a FIFO, a device or a socket refused), hiding the
+// lines that hold a secret envlock knows (oci::known_secrets()); an input error names it when it
+// cannot be read.
 Result<ImporterConfig> read_config(const std::filesystem::path& file);
 
 } // namespace envlock::importer

@@ -6,6 +6,7 @@
 #include "lock/lock.hpp"
 #include "oci/platform.hpp"
 #include "util/result.hpp"
+#include "util/secret_values.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -117,10 +118,13 @@ struct Manifest {
 // its folder becomes Manifest::dir. Fails with one input error (exit 2), the first fault found:
 // YAML syntax, an empty or non-mapping document, more than 1 MiB, nesting deeper than 32, a
 // duplicate or unknown key, a missing required key, a wrong type or a malformed value.
-Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& filename);
+// `secrets` are the values no error may show (load_manifest passes oci::known_secrets()).
+Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& filename,
+                                util::SecretValues secrets = {});
 
 // Reads and parses a manifest file; Manifest::dir is its absolute folder. Fails like
-// parse_manifest, or with an input error naming the path when the file cannot be read.
+// parse_manifest, or with an input error naming the path when the file cannot be read, is not a
+// regular file or resolves outside its project (read_source_file, LinkRule::inside_project).
 Result<Manifest> load_manifest(const std::filesystem::path& path);
 
 // The manifest as parsed, as JSON with the manifest's own key names and every default filled

@@ -1,7 +1,9 @@
 #include "manifest/manifest.hpp"
 #include "manifest/reader.hpp"
 #include "manifest/sections.hpp"
+#include "manifest/source_file.hpp"
 #include "manifest/yaml_load.hpp"
+#include "oci/known_secrets.hpp"
 #include "util/fs.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
@@ -60,8 +62,9 @@ Status read_sections(const Reader& reader, const Field& root, Manifest& manifest
 
 } // namespace
 
-Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& filename) {
-  const SourceText source(text, filename.string());
+Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& filename,
+                                util::SecretValues secrets) {
+  const SourceText source(text, filename.string(), std::move(secrets));
   if (const auto bad = util::invalid_utf8_at(text)) {
     const std::string_view before = text.substr(0, *bad);
     const auto line = static_cast<int>(std::count(before.begin(), before.end(), '\n'));
@@ -91,8 +94,9 @@ Result<Manifest> load_manifest(const std::filesystem::path& path) {
                        " bytes; the limit is 1 MiB (" + std::to_string(k_max_manifest_bytes) +
                        " bytes)");
   }
-  ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file_limited(path, k_max_manifest_bytes));
-  ENVLOCK_TRY_ASSIGN(Manifest manifest, parse_manifest(text, path));
+  ENVLOCK_TRY_ASSIGN(const std::string text,
+                     read_source_file(path, k_max_manifest_bytes, LinkRule::inside_project));
+  ENVLOCK_TRY_ASSIGN(Manifest manifest, parse_manifest(text, path, oci::known_secrets()));
   const auto absolute = std::filesystem::absolute(path, ec);
   if (!ec) {
     manifest.dir = absolute.lexically_normal().parent_path();

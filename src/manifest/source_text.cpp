@@ -6,14 +6,17 @@ namespace envlock::manifest {
 
 Error SourceText::error_at(Location where, std::string_view message) const {
   if (where.line < 0) {
-    return input_error(m_filename + ": " + std::string(message));
+    return input_error(m_filename + ": " + m_secrets.scrub(message));
   }
   const int column = where.column < 0 ? 0 : where.column;
   std::string out = m_filename + ":" + std::to_string(where.line + 1) + ":" +
-                    std::to_string(column + 1) + ": " + std::string(message);
+                    std::to_string(column + 1) + ": " + m_secrets.scrub(message);
   const std::string line = mask_url_credentials(line_text(where.line));
   if (line.empty()) {
     return input_error(std::move(out));
+  }
+  if (m_secrets.found_in(line_text(where.line))) {
+    return input_error(out + "\n" + k_secret_line_hidden);
   }
   // The caret line repeats the tabs of the source line so that the caret lands under the column.
   std::string caret;
