@@ -7,8 +7,9 @@
 
 namespace envlock::cli {
 
-// Adds --insecure-registry, --ca-file, --registry-timeout and --registry-attempts to `app`,
-// parsed into `options` (which must outlive the parse). CLI11 reports bad values (exit 2).
+// Adds --insecure-registry, --ca-file, --registry-timeout, --registry-deadline and
+// --registry-attempts to `app`, parsed into `options` (which must outlive the parse), and sets
+// options.notice when standard error is a terminal. CLI11 reports bad values (exit 2).
 void add_registry_options(CLI::App& app, oci::RegistryOptions& options);
 
 } // namespace envlock::cli

@@ -65,6 +65,8 @@ std::vector<std::string> registry_arguments(const oci::RegistryOptions& options)
   const auto timeout_ms = options.timeout.count();
   args.push_back("--registry-timeout=" + std::to_string(timeout_ms / 1000) + "." +
                  std::to_string(timeout_ms % 1000 / 100));
+  args.push_back("--registry-deadline=" + std::to_string(options.deadline.count() / 1000) + "." +
+                 std::to_string(options.deadline.count() % 1000 / 100));
   args.push_back("--registry-attempts=" + std::to_string(options.max_attempts));
   return args;
 }

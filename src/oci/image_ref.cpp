@@ -51,19 +51,6 @@ bool is_valid_component(std::string_view part) {
   return true;
 }
 
-// A tag: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}
-bool is_valid_tag(std::string_view tag) {
-  if (tag.empty() || tag.size() > k_max_tag_length || !is_word_char(tag[0])) {
-    return false;
-  }
-  for (const char c : tag) {
-    if (!is_word_char(c) && c != '.' && c != '-') {
-      return false;
-    }
-  }
-  return true;
-}
-
 // A registry host: labels of letters, digits and '-', separated by '.', then an optional :port.
 bool is_valid_registry(std::string_view registry) {
   std::string_view host = registry;
@@ -209,6 +196,18 @@ Result<ImageRef> parse_image_ref(std::string_view text) {
     return bad_ref(text, "name longer than 255 characters");
   }
   return ref;
+}
+
+bool is_valid_tag(std::string_view tag) {
+  if (tag.empty() || tag.size() > k_max_tag_length || !is_word_char(tag[0])) {
+    return false;
+  }
+  for (const char c : tag) {
+    if (!is_word_char(c) && c != '.' && c != '-') {
+      return false;
+    }
+  }
+  return true;
 }
 
 } // namespace envlock::oci

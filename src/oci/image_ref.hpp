@@ -35,6 +35,9 @@ Result<ImageRef> parse_image_ref(std::string_view text);
 // [a-z0-9]+(([._]|__|-+)[a-z0-9]+)*
 bool is_repository_component(std::string_view part);
 
+// True for a tag as Docker's grammar has it: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}.
+bool is_valid_tag(std::string_view tag);
+
 // True for "sha256:" followed by 64 lowercase hex digits.
 bool is_valid_digest(std::string_view digest);
 

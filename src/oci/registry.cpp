@@ -12,6 +12,12 @@ namespace envlock::oci {
 namespace {
 
 constexpr std::size_t k_manifest_limit = std::size_t{4} << 20U;
+constexpr std::size_t k_tags_list_limit = std::size_t{1} << 20U;
+constexpr std::size_t k_tags_shown = 30;
+// The bound of a blob whose descriptor gives no size (an image config).
+constexpr std::uint64_t k_unsized_blob_limit = std::uint64_t{64} << 20U;
+// A blob's deadline grows by one second per this many bytes.
+constexpr std::uint64_t k_blob_deadline_rate = std::uint64_t{1} << 20U;
 
 std::string accept_header() {
   return std::string("Accept: ") + media_type::oci_index + ", " + media_type::oci_manifest + ", " +
@@ -62,6 +68,33 @@ Result<nlohmann::json> parse_document(const std::string& body, const std::string
 struct RegistryClient::Impl {
   explicit Impl(RegistryOptions options) : session(std::move(options)) {}
 
+  // A GET of `url` with the session's timeouts and CA file.
+  [[nodiscard]] HttpRequest request(std::string url) const {
+    HttpRequest out;
+    out.url = std::move(url);
+    out.timeout = session.options().timeout;
+    out.deadline = session.options().deadline;
+    out.ca_file = session.options().ca_file;
+    return out;
+  }
+
+  // `result`, its error message scrubbed of every secret the session knows: registry text
+  // (error codes, media types, platforms, libcurl's messages) reaches it.
+  template <typename T> Result<T> scrubbed(Result<T> result) {
+    if (!result) {
+      result.error().message = session.scrub(result.error().message);
+    }
+    return result;
+  }
+
+  // The tags of `image`'s repository, for a 404 of a tag: "; tags of REPO: a, b" or why there
+  // are none, as `skopeo list-tags` would list them (GET /v2/REPO/tags/list, bounded).
+  std::string tags_hint(const ImageRef& image);
+
+  Result<ManifestResponse> get_manifest(const ImageRef& image, std::string_view reference);
+  Result<void> fetch_blob(const ImageRef& image, std::string_view digest,
+                          std::optional<std::uint64_t> size, const Sink& sink);
+
   [[nodiscard]] std::string url(const ImageRef& image, std::string_view kind,
                                 std::string_view reference) const {
     return session.base_url(image.registry) + "/v2/" + image.repository + "/" + std::string(kind) +
@@ -69,8 +102,8 @@ struct RegistryClient::Impl {
   }
 
   // Checks that the image config of a single-platform manifest is for `wanted`, when it says.
-  Status check_config_platform(RegistryClient& client, const ImageRef& image,
-                               const nlohmann::json& manifest, const Platform& wanted);
+  Status check_config_platform(const ImageRef& image, const nlohmann::json& manifest,
+                               const Platform& wanted);
 
   Session session;
 };
@@ -82,15 +115,22 @@ RegistryClient::~RegistryClient() = default;
 
 Result<ManifestResponse> RegistryClient::get_manifest(const ImageRef& image,
                                                       std::string_view reference) {
-  HttpRequest request;
-  request.url = m_impl->url(image, "manifests", reference);
+  return m_impl->scrubbed(m_impl->get_manifest(image, reference));
+}
+
+Result<ManifestResponse> RegistryClient::Impl::get_manifest(const ImageRef& image,
+                                                            std::string_view reference) {
+  HttpRequest request = this->request(url(image, "manifests", reference));
   request.headers = {accept_header()};
   request.body_limit = k_manifest_limit;
-  request.timeout = m_impl->session.options().timeout;
-  request.ca_file = m_impl->session.options().ca_file;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse response, m_impl->session.send(request, pull_scope(image)));
+  ENVLOCK_TRY_ASSIGN(const HttpResponse response, session.send(request, pull_scope(image)));
+  if (response.status == 404 && !is_valid_digest(reference)) {
+    Error error = session.status_error(request, response);
+    error.message += tags_hint(image);
+    return error;
+  }
   if (response.status != 200) {
-    return http_status_error(request, response);
+    return session.status_error(request, response);
   }
   ManifestResponse out;
   out.media_type = header(response, "content-type");
@@ -105,19 +145,20 @@ Result<ManifestResponse> RegistryClient::get_manifest(const ImageRef& image,
 
 Result<std::optional<ManifestHead>> RegistryClient::head_manifest(const ImageRef& image,
                                                                   std::string_view reference) {
-  HttpRequest request;
+  HttpRequest request = m_impl->request(m_impl->url(image, "manifests", reference));
   request.method = "HEAD";
-  request.url = m_impl->url(image, "manifests", reference);
   request.headers = {accept_header()};
   request.body_limit = k_manifest_limit;
-  request.timeout = m_impl->session.options().timeout;
-  request.ca_file = m_impl->session.options().ca_file;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse response, m_impl->session.send(request, pull_scope(image)));
+  auto sent = m_impl->scrubbed(m_impl->session.send(request, pull_scope(image)));
+  if (!sent) {
+    return std::move(sent).error();
+  }
+  const HttpResponse& response = *sent;
   if (response.status == 404) {
     return std::optional<ManifestHead>();
   }
   if (response.status != 200) {
-    return env_error(http_status_error(request, response).message);
+    return env_error(m_impl->session.status_error(request, response).message);
   }
   ManifestHead out;
   out.media_type = header(response, "content-type");
@@ -129,15 +170,20 @@ Result<std::optional<ManifestHead>> RegistryClient::head_manifest(const ImageRef
   }
   if (is_valid_digest(reference) && !out.digest.empty() && out.digest != reference) {
     return env_error("manifest " + std::string(reference) + ": the registry answers for " +
-                     out.digest);
+                     m_impl->session.scrub(printable_server_text(out.digest)));
   }
   return std::optional<ManifestHead>(std::move(out));
 }
 
 Result<Resolved> RegistryClient::resolve(const ImageRef& image, std::string_view platform) {
+  return m_impl->scrubbed(resolve_unscrubbed(image, platform));
+}
+
+Result<Resolved> RegistryClient::resolve_unscrubbed(const ImageRef& image,
+                                                    std::string_view platform) {
   ENVLOCK_TRY_ASSIGN(const Platform wanted, parse_platform(platform));
   const std::string name = image.to_string();
-  ENVLOCK_TRY_ASSIGN(const ManifestResponse top, get_manifest(image, image.reference()));
+  ENVLOCK_TRY_ASSIGN(const ManifestResponse top, m_impl->get_manifest(image, image.reference()));
   ENVLOCK_TRY_ASSIGN(const nlohmann::json doc, parse_document(top.body, "manifest of " + name));
   Resolved out;
   out.digest = top.digest;
@@ -145,14 +191,14 @@ Result<Resolved> RegistryClient::resolve(const ImageRef& image, std::string_view
   if (is_manifest(out.media_type)) {
     out.platform_digest = top.digest;
     out.platform_manifest = top.body;
-    ENVLOCK_TRY(m_impl->check_config_platform(*this, image, doc, wanted));
+    ENVLOCK_TRY(m_impl->check_config_platform(image, doc, wanted));
     return out;
   }
   if (!is_index(out.media_type)) {
     return input_error(name + ": unsupported manifest media type '" + out.media_type + "'");
   }
   ENVLOCK_TRY_ASSIGN(const IndexEntry entry, select_platform(doc, wanted, name));
-  ENVLOCK_TRY_ASSIGN(const ManifestResponse chosen, get_manifest(image, entry.digest));
+  ENVLOCK_TRY_ASSIGN(const ManifestResponse chosen, m_impl->get_manifest(image, entry.digest));
   ENVLOCK_TRY_ASSIGN(const nlohmann::json chosen_doc,
                      parse_document(chosen.body, "manifest " + entry.digest));
   const std::string chosen_type = effective_media_type(chosen.media_type, chosen_doc);
@@ -165,7 +211,7 @@ Result<Resolved> RegistryClient::resolve(const ImageRef& image, std::string_view
   return out;
 }
 
-Status RegistryClient::Impl::check_config_platform(RegistryClient& client, const ImageRef& image,
+Status RegistryClient::Impl::check_config_platform(const ImageRef& image,
                                                    const nlohmann::json& manifest,
                                                    const Platform& wanted) {
   if (!manifest.contains("config") || !manifest["config"].is_object() ||
@@ -173,6 +219,11 @@ Status RegistryClient::Impl::check_config_platform(RegistryClient& client, const
     return env_error("manifest of " + image.to_string() + ": no config digest");
   }
   const std::string digest = manifest["config"]["digest"].get<std::string>();
+  std::optional<std::uint64_t> size;
+  if (const auto& field = manifest["config"].value("size", nlohmann::json());
+      field.is_number_unsigned()) {
+    size = field.get<std::uint64_t>();
+  }
   std::string config_text;
   const auto sink = [&](std::string_view chunk) -> Status {
     if (config_text.size() + chunk.size() > k_manifest_limit) {
@@ -182,7 +233,7 @@ Status RegistryClient::Impl::check_config_platform(RegistryClient& client, const
     config_text.append(chunk);
     return {};
   };
-  ENVLOCK_TRY(client.fetch_blob(image, digest, sink));
+  ENVLOCK_TRY(fetch_blob(image, digest, size, sink));
   ENVLOCK_TRY_ASSIGN(const nlohmann::json config, parse_document(config_text, "config " + digest));
   const auto field = [&](const char* key) {
     return config.contains(key) && config[key].is_string() ? config[key].get<std::string>()
@@ -197,29 +248,83 @@ Status RegistryClient::Impl::check_config_platform(RegistryClient& client, const
 }
 
 Result<void> RegistryClient::fetch_blob(const ImageRef& image, std::string_view digest,
+                                        std::optional<std::uint64_t> size,
                                         const std::function<Status(std::string_view)>& sink) {
+  return m_impl->scrubbed(m_impl->fetch_blob(image, digest, size, sink));
+}
+
+Result<void> RegistryClient::Impl::fetch_blob(const ImageRef& image, std::string_view digest,
+                                              std::optional<std::uint64_t> size, const Sink& sink) {
   if (!is_valid_digest(digest)) {
     return input_error("invalid blob digest '" + std::string(digest) + "'");
   }
+  HttpRequest request = this->request(url(image, "blobs", digest));
+  const std::uint64_t limit = size.value_or(k_unsized_blob_limit);
+  // A large blob may take longer than the deadline: one more second per MiB it holds.
+  request.deadline += std::chrono::seconds(limit / k_blob_deadline_rate);
   util::Sha256 hash;
+  std::uint64_t received = 0;
   const Sink checked = [&](std::string_view chunk) -> Status {
+    if (received + chunk.size() > limit) {
+      return env_error("blob " + std::string(digest) + ": more than " + std::to_string(limit) +
+                       (size ? " bytes, the size its descriptor gives" : " bytes") + " (GET " +
+                       redact_url(request.url) + ")");
+    }
+    received += chunk.size();
     hash.update(chunk);
     return sink(chunk);
   };
-  HttpRequest request;
-  request.url = m_impl->url(image, "blobs", digest);
   request.sink = &checked;
-  request.timeout = m_impl->session.options().timeout;
-  request.ca_file = m_impl->session.options().ca_file;
-  ENVLOCK_TRY_ASSIGN(const HttpResponse response, m_impl->session.send(request, pull_scope(image)));
+  ENVLOCK_TRY_ASSIGN(const HttpResponse response, session.send(request, pull_scope(image)));
   if (response.status != 200) {
-    return http_status_error(request, response);
+    return session.status_error(request, response);
   }
   const std::string got = "sha256:" + hash.finish_hex();
   if (got != digest) {
     return env_error("blob " + std::string(digest) + ": digest mismatch (got " + got + ")");
   }
   return {};
+}
+
+std::string RegistryClient::Impl::tags_hint(const ImageRef& image) {
+  HttpRequest request =
+      this->request(session.base_url(image.registry) + "/v2/" + image.repository + "/tags/list");
+  request.body_limit = k_tags_list_limit;
+  auto sent = session.send(request, pull_scope(image));
+  if (!sent) {
+    return "; no tag list (" + sent.error().message + ")";
+  }
+  if (sent->status != 200) {
+    return "; " + session.status_error(request, *sent).message;
+  }
+  const auto doc = nlohmann::json::parse(sent->body, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("tags") ||
+      !(doc["tags"].is_array() || doc["tags"].is_null())) {
+    return "; no tag list (GET " + redact_url(sent->requested_url) + ": not a tag list)";
+  }
+  std::vector<std::string> tags;
+  std::size_t more = 0;
+  for (const auto& tag : doc["tags"].is_array() ? doc["tags"] : nlohmann::json::array()) {
+    if (!tag.is_string() || !is_valid_tag(tag.get<std::string>())) {
+      continue;
+    }
+    if (tags.size() == k_tags_shown) {
+      ++more;
+    } else {
+      tags.push_back(tag.get<std::string>());
+    }
+  }
+  if (tags.empty()) {
+    return "; " + image.repository + " has no tags";
+  }
+  std::string out = "; tags of " + image.repository + ": ";
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + tags[i];
+  }
+  if (more > 0) {
+    out += " and " + std::to_string(more) + " more";
+  }
+  return session.scrub(out);
 }
 
 } // namespace envlock::oci

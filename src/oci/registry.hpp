@@ -32,7 +32,11 @@ struct RegistryOptions {
   std::string ca_file;                          // extra CA certificates (PEM)
   int max_attempts = 4;                         // per request, for retryable failures
   std::chrono::milliseconds timeout{30000};     // stall timeout per request
+  std::chrono::milliseconds deadline{300000};   // a whole request (blobs: more, by their size)
   std::chrono::milliseconds backoff{500};       // first retry delay; doubles each retry
+  // Told what a request waits for and each retry ("GET URL: HTTP 503; attempt 2 of 4 after
+  // 0.5 s"); the command line sets it when standard error is a terminal. Empty: silent.
+  std::function<void(const std::string&)> notice;
   // Credential sources; empty means the defaults (~/.docker/config.json,
   // $ENROOT_CONFIG_PATH/.credentials or ~/.config/enroot/.credentials, and the environment
   // variables ENVLOCK_REGISTRY_USER / ENVLOCK_REGISTRY_PASSWORD).
@@ -69,7 +73,9 @@ public:
   RegistryClient& operator=(const RegistryClient&) = delete;
 
   // GET /v2/<repo>/manifests/<reference> with the full Accept list. Network failures are
-  // environment errors (exit 3) naming the redacted URL, the HTTP status and the attempt count.
+  // environment errors (exit 3) naming the redacted URL, the HTTP status and the attempt count;
+  // a 404 for a tag is an input error that also lists the repository's tags. No error shows a
+  // secret the client knows (Session::scrub).
   Result<ManifestResponse> get_manifest(const ImageRef& image, std::string_view reference);
 
   // HEAD /v2/<repo>/manifests/<reference> with the full Accept list: whether the registry still
@@ -84,12 +90,18 @@ public:
   // "linux/arm64/v8") when the answer is an index.
   Result<Resolved> resolve(const ImageRef& image, std::string_view platform);
 
-  // Streams blob `digest` to `sink`, checking size and digest while streaming; a mismatch is an
-  // error that names the digest (the sink has then seen bad bytes: the caller discards them).
+  // Streams blob `digest` to `sink`, checking size and digest while streaming: more bytes than
+  // `size` (the descriptor's; 64 MiB when it gives none) stop the download with "blob DIGEST:
+  // more than N bytes, the size its descriptor gives (GET URL)"; a digest mismatch is an error
+  // that names the digest (the sink has then seen bad bytes: the caller discards them). The
+  // request deadline grows by one second per MiB of `size`.
   Result<void> fetch_blob(const ImageRef& image, std::string_view digest,
+                          std::optional<std::uint64_t> size,
                           const std::function<Status(std::string_view)>& sink);
 
 private:
+  Result<Resolved> resolve_unscrubbed(const ImageRef& image, std::string_view platform);
+
   struct Impl;
   std::unique_ptr<Impl> m_impl;
 };

@@ -2,6 +2,8 @@
 
 #include "oci/auth.hpp"
 #include "oci/challenge.hpp"
+#include "oci/curl.hpp"
+#include "oci/known_secrets.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -47,8 +49,7 @@ std::string attempts_text(int attempts) {
   return attempts > 1 ? " after " + std::to_string(attempts) + " attempts" : std::string();
 }
 
-// The first error code of a registry's JSON error body, as words: "MANIFEST_UNKNOWN" ->
-// "manifest unknown".
+// The first error code of a registry's JSON error body, as it was sent.
 std::string registry_error_code(const std::string& body) {
   const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!json.is_object() || !json.contains("errors") || !json["errors"].is_array() ||
@@ -59,15 +60,45 @@ std::string registry_error_code(const std::string& body) {
   if (!first.contains("code") || !first["code"].is_string()) {
     return {};
   }
-  return util::replace_all(util::to_lower(first["code"].get<std::string>()), "_", " ");
+  return first["code"].get<std::string>();
+}
+
+bool same_origin(const std::string& a, const std::string& b) {
+  const auto first = curl::origin_of(a);
+  const auto second = curl::origin_of(b);
+  return first && second && *first == *second;
 }
 
 } // namespace
 
-Error http_status_error(const HttpRequest& request, const HttpResponse& response) {
+std::string printable_server_text(std::string_view text, std::size_t max) {
+  std::string out;
+  for (const char c : text) {
+    if (out.size() == max) {
+      out += "...";
+      break;
+    }
+    const auto u = static_cast<unsigned char>(c);
+    out += u >= 0x20 && u < 0x7f ? c : '?';
+  }
+  return out;
+}
+
+std::string Session::scrub(std::string_view text) {
+  if (!m_secrets) {
+    m_secrets =
+        known_secrets(CredentialFiles{m_options.docker_config, m_options.enroot_credentials});
+  }
+  return m_tokens.scrub(m_secrets->scrub(text));
+}
+
+Error Session::status_error(const HttpRequest& request, const HttpResponse& response) {
+  const std::string& url = response.requested_url.empty() ? request.url : response.requested_url;
   std::string message =
-      request.method + " " + redact_url(request.url) + ": HTTP " + std::to_string(response.status);
-  std::string code = registry_error_code(response.body);
+      request.method + " " + redact_url(url) + ": HTTP " + std::to_string(response.status);
+  // Scrubbed before the case changes, or the secret's Base64 would no longer match.
+  std::string code = util::replace_all(
+      util::to_lower(printable_server_text(scrub(registry_error_code(response.body)))), "_", " ");
   if (code.empty() && response.status == 404) {
     code = "not found";
   }
@@ -75,6 +106,12 @@ Error http_status_error(const HttpRequest& request, const HttpResponse& response
     message += " (" + code + ")";
   }
   return response.status == 404 ? input_error(message) : env_error(message);
+}
+
+void Session::notice(const std::string& line) const {
+  if (m_options.notice) {
+    m_options.notice(line);
+  }
 }
 
 bool is_loopback_registry(std::string_view registry) {
@@ -126,6 +163,9 @@ Result<std::optional<Credential>> Session::credential_for(const std::string& reg
   const CredentialFiles files{m_options.docker_config, m_options.enroot_credentials};
   ENVLOCK_TRY_ASSIGN(auto credential, find_credential(files, registry));
   m_credentials[registry] = credential;
+  if (credential) {
+    m_tokens.add_login(credential->user, credential->password);
+  }
   return credential;
 }
 
@@ -144,6 +184,10 @@ Result<std::string> Session::authorize(const HttpResponse& response, const AuthS
   };
   ENVLOCK_TRY_ASSIGN(std::string value,
                      answer_challenges(*challenges, credential, auth.registry, auth.scope, fetch));
+  m_tokens.add(value);
+  if (value.starts_with("Bearer ")) {
+    m_tokens.add(std::string_view(value).substr(7));
+  }
   m_authorizations[auth.registry + "|" + auth.scope] = value;
   return value;
 }
@@ -157,6 +201,10 @@ Result<HttpResponse> Session::send(HttpRequest request, const std::optional<Auth
     }
   }
   std::string what = request.method + " " + redact_url(request.url);
+  const WaitNotice waiting = [&](const std::string& line) { notice(what + ": " + line); };
+  if (m_options.notice) {
+    request.on_wait = &waiting;
+  }
   const int max_attempts = std::max(1, m_options.max_attempts);
   std::uint64_t delivered = 0;
   for (int attempt = 1;; ++attempt) {
@@ -178,10 +226,17 @@ Result<HttpResponse> Session::send(HttpRequest request, const std::optional<Auth
                        "plain HTTP, name it with --insecure-registry " + registry +
                        " (or list it in ENVLOCK_INSECURE_REGISTRIES)");
     }
+    std::string failure;
     if (outcome.transport) {
       if (outcome.transport->retry == Retry::pointless || attempt >= max_attempts) {
         return env_error(what + ": " + outcome.transport->message + attempts_text(attempt));
       }
+      failure = outcome.transport->message;
+    } else if (response.status == 401 && auth && !same_origin(response.url, request.url)) {
+      // A redirect led to another host that asks for credentials: they belong to the registry
+      // and the token service it names, never to a host a redirect chose.
+      return env_error(what + ": HTTP 401 from " + redact_url(response.url) +
+                       " (a redirect to another host); no credentials are sent there");
     } else if (response.status == 401 && auth && !answered) {
       ENVLOCK_TRY_ASSIGN(request.authorization, authorize(response, *auth));
       answered = true;
@@ -195,8 +250,12 @@ Result<HttpResponse> Session::send(HttpRequest request, const std::optional<Auth
       return env_error(what + ": HTTP " + std::to_string(response.status) + attempts_text(attempt));
     } else {
       delay = retry_after(response);
+      failure = "HTTP " + std::to_string(response.status);
     }
-    std::this_thread::sleep_for(delay.value_or(backoff_delay(m_options, attempt)));
+    const auto wait = delay.value_or(backoff_delay(m_options, attempt));
+    notice(what + ": " + failure + "; attempt " + std::to_string(attempt + 1) + " of " +
+           std::to_string(max_attempts) + " after " + seconds_text(wait));
+    std::this_thread::sleep_for(wait);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "oci/http.hpp"
 #include "oci/registry.hpp"
 #include "util/result.hpp"
+#include "util/secret_values.hpp"
 
 #include <map>
 #include <optional>
@@ -39,14 +40,26 @@ public:
 
   [[nodiscard]] const RegistryOptions& options() const { return m_options; }
 
+  // `text` with every secret this session knows replaced by "***": the credential store's
+  // (oci::known_secrets), the environment's, and the tokens it was given.
+  [[nodiscard]] std::string scrub(std::string_view text);
+
+  // "METHOD URL: HTTP STATUS (registry error code)" for a final non-2xx answer, naming the URL
+  // the request really used: an input error for 404 (the name or tag does not exist), an
+  // environment error otherwise. The registry's code is scrubbed and shown printable.
+  Error status_error(const HttpRequest& request, const HttpResponse& response);
+
 private:
   Result<std::string> authorize(const HttpResponse& response, const AuthScope& auth);
   Result<std::optional<Credential>> credential_for(const std::string& registry);
+  void notice(const std::string& line) const;
 
   RegistryOptions m_options;
   std::map<std::string, std::string> m_authorizations;            // "registry|scope" -> value
   std::map<std::string, std::optional<Credential>> m_credentials; // per registry
-  std::set<std::string> m_plain_loopback; // loopback registries that answered plain HTTP
+  std::set<std::string> m_plain_loopback;      // loopback registries that answered plain HTTP
+  std::optional<util::SecretValues> m_secrets; // known_secrets(), read when first needed
+  util::SecretValues m_tokens;                 // the tokens and credentials used
 };
 
 // Whether a registry (HOST[:PORT]) is on loopback: localhost, 127.0.0.0/8 or [::1]. Like docker,
@@ -56,8 +69,8 @@ bool is_loopback_registry(std::string_view registry);
 // The insecure registries listed in ENVLOCK_INSECURE_REGISTRIES (commas or spaces between them).
 std::vector<std::string> insecure_registries_from_environment();
 
-// "METHOD URL: HTTP STATUS (registry error code)" for a final non-2xx answer: an input error for
-// 404 (the name or tag does not exist), an environment error otherwise.
-Error http_status_error(const HttpRequest& request, const HttpResponse& response);
+// Text a server supplied, fit to print: control characters and bytes outside printable ASCII
+// become '?', and at most `max` characters are kept ("..." marks a cut).
+std::string printable_server_text(std::string_view text, std::size_t max = 200);
 
 } // namespace envlock::oci

@@ -6,8 +6,10 @@
 
 #include "util/result.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,8 +34,10 @@ public:
   // Fails with an input error when the image or the platform is not there.
   virtual Result<ManifestBlob> manifest(std::string_view platform) = 0;
 
-  // A local file with the bytes of blob `digest`. The caller checks the digest while reading it.
-  virtual Result<std::filesystem::path> blob_file(std::string_view digest) = 0;
+  // A local file with the bytes of blob `digest`, whose descriptor gives `size` (nothing when it
+  // gives none). The caller checks the digest while reading it.
+  virtual Result<std::filesystem::path> blob_file(std::string_view digest,
+                                                  std::optional<std::uint64_t> size) = 0;
 };
 
 // An OCI image layout folder (index.json, blobs/sha256/...). `ref` picks the image: a digest, an

@@ -89,6 +89,9 @@ Result<ImageManifest> read_image_manifest(std::string_view text, std::string_vie
     return input_error(where + ": config.digest: missing or invalid");
   }
   out.config_digest = doc["config"]["digest"].get<std::string>();
+  if (const std::int64_t size = doc["config"].value("size", std::int64_t{-1}); size >= 0) {
+    out.config_size = static_cast<std::uint64_t>(size);
+  }
   const ordered layers = doc.value("layers", ordered::array());
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const auto& layer = layers[i];
@@ -96,7 +99,7 @@ Result<ImageManifest> read_image_manifest(std::string_view text, std::string_vie
     LayerDescriptor d;
     d.digest = layer.value("digest", "");
     d.media_type = layer.value("mediaType", "");
-    d.size = layer.value("size", std::int64_t{0});
+    d.size = layer.value("size", std::int64_t{-1});
     if (!oci::is_valid_digest(d.digest)) {
       return input_error(path + ".digest: missing or invalid");
     }
@@ -106,6 +109,10 @@ Result<ImageManifest> read_image_manifest(std::string_view text, std::string_vie
     }
     if (!known) {
       return input_error(path + ".mediaType: unsupported layer type '" + d.media_type + "'");
+    }
+    if (d.size < 0) {
+      return input_error(path +
+                         ".size: missing or negative (the layer's size bounds its download)");
     }
     out.layers.push_back(std::move(d));
   }

@@ -5,6 +5,7 @@
 #include "util/result.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,7 +21,8 @@ struct LayerDescriptor {
 
 struct ImageManifest {
   std::string config_digest;
-  std::vector<LayerDescriptor> layers; // base layer first
+  std::optional<std::uint64_t> config_size; // when the descriptor gives it
+  std::vector<LayerDescriptor> layers;      // base layer first
 };
 
 // What Enroot reads from the config to write /etc/rc, /etc/environment and /etc/fstab.

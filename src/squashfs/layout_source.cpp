@@ -48,7 +48,7 @@ public:
       if (!oci::is_valid_digest(digest)) {
         return input_error(origin() + ": invalid descriptor digest '" + digest + "'");
       }
-      ENVLOCK_TRY_ASSIGN(const fs::path path, blob_file(digest));
+      ENVLOCK_TRY_ASSIGN(const fs::path path, blob_file(digest, std::nullopt));
       ENVLOCK_TRY_ASSIGN(std::string body, read_verified_blob(path, digest));
       ENVLOCK_TRY_ASSIGN(const json doc, util::parse_json(body, path.string()));
       const std::string media_type = doc.value("mediaType", entry.value("mediaType", ""));
@@ -60,7 +60,8 @@ public:
     return input_error(origin() + ": image indexes nested too deeply");
   }
 
-  Result<fs::path> blob_file(std::string_view digest) override {
+  Result<fs::path> blob_file(std::string_view digest,
+                             std::optional<std::uint64_t> /*size*/) override {
     if (!oci::is_valid_digest(digest)) {
       return input_error(origin() + ": invalid digest '" + std::string(digest) + "'");
     }

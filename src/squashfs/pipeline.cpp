@@ -31,7 +31,8 @@ Status build_rootfs(const SquashJob& job, const ImageManifest& manifest, RootfsB
   std::uint64_t before = 0;
   for (std::size_t i = 0; i < manifest.layers.size(); ++i) {
     const auto& layer = manifest.layers[i];
-    ENVLOCK_TRY_ASSIGN(const fs::path blob, job.source->blob_file(layer.digest));
+    ENVLOCK_TRY_ASSIGN(const fs::path blob,
+                       job.source->blob_file(layer.digest, static_cast<std::uint64_t>(layer.size)));
     const auto report = [&](std::uint64_t bytes) {
       progress.layer(i + 1, manifest.layers.size(), before + bytes);
     };
@@ -130,7 +131,8 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   ENVLOCK_TRY_ASSIGN(const ManifestBlob manifest_blob, job.source->manifest(job.platform));
   ENVLOCK_TRY_ASSIGN(const ImageManifest manifest,
                      parse_image_manifest(manifest_blob.body, manifest_blob.digest));
-  ENVLOCK_TRY_ASSIGN(const fs::path config_path, job.source->blob_file(manifest.config_digest));
+  ENVLOCK_TRY_ASSIGN(const fs::path config_path,
+                     job.source->blob_file(manifest.config_digest, manifest.config_size));
   ENVLOCK_TRY_ASSIGN(const std::string config_text,
                      read_verified_blob(config_path, manifest.config_digest));
   ENVLOCK_TRY_ASSIGN(const ImageConfig config,

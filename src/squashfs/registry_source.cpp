@@ -23,7 +23,7 @@ public:
     return ManifestBlob{resolved.platform_digest, resolved.platform_manifest};
   }
 
-  Result<fs::path> blob_file(std::string_view digest) override {
+  Result<fs::path> blob_file(std::string_view digest, std::optional<std::uint64_t> size) override {
     if (!oci::is_valid_digest(digest)) {
       return input_error("invalid blob digest '" + std::string(digest) + "'");
     }
@@ -51,7 +51,7 @@ public:
       }
       return {};
     };
-    auto fetched = m_client.fetch_blob(m_image, digest, sink);
+    auto fetched = m_client.fetch_blob(m_image, digest, size, sink);
     if (::close(fd) != 0 && fetched) {
       fetched = env_error(partial.string() + ": " + std::strerror(errno));
     }

@@ -53,6 +53,16 @@ TEST_SUITE("squashfs") {
     REQUIRE(!bad);
     CHECK(bad.error().message ==
           "m: layers[0].mediaType: unsupported layer type 'application/x-odd'");
+    // The layer's size bounds its download, so a layer without one is refused.
+    const std::string unsized =
+        R"({"config":{"digest":")" + k_digest +
+        R"("},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar+gzip","digest":")" +
+        k_digest + R"("}]})";
+    const auto no_size = parse_image_manifest(unsized, "m");
+    REQUIRE(!no_size);
+    CHECK(no_size.error().message ==
+          "m: layers[0].size: missing or negative (the layer's size bounds its download)");
+    CHECK_FALSE(manifest->config_size);
     const auto index = parse_image_manifest(R"({"manifests":[]})", "m");
     REQUIRE(!index);
     CHECK(index.error().message == "m: not an image manifest");
