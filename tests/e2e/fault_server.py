@@ -2,7 +2,7 @@
 """A registry that misbehaves on purpose, for the faults a real registry cannot produce
 (Python stdlib only).
 
-    fault_server.py --port P [--peer http://127.0.0.1:Q] [--lifetime S] [--log FILE]
+    fault_server.py --port P [--peer http://127.0.0.1:Q] [--lifetime S] [--log FILE] [--silent]
 
 It serves one tiny single-platform OCI image (linux/amd64, one gzip layer holding etc/hello)
 under any repository name; the first
@@ -15,16 +15,27 @@ path component of the repository chooses the behaviour, counted per request path
     stall-N/...       sends nothing for 10 s on the first N requests (past the client's timeout)
     truncate-N/...    announces a longer Content-Length than it sends, N times (0: always)
     reset-N/...       resets the connection (TCP RST) without an answer, N times (0: always)
-    layer-MODE/...    the fault MODE (truncate-N, reset-N, baddigest) on the layer blob only
+    layer-MODE/...    the fault MODE (truncate-N, reset-N, baddigest, endless) on the layer blob
+                      only; layer-endless sends the layer's bytes, then more, without end
     baddigest/...     blobs and manifests fetched by digest come back with other bytes
     redirect/...      needs a Bearer token; blobs answer 307 to --peer /storage/<digest>
     tokenfail/...     needs a Bearer token, and the token endpoint answers 500
+    endless404/...    manifests answer 404 with a body that never ends
+    endless401/...    manifests answer 401 (a Basic challenge) with a body that never ends
+    trickle/...       manifests come at one byte a second (Content-Length right)
+    stranger/...      needs a Bearer token; blobs answer 307 to --peer /stranger/<digest>, where
+                      the peer asks for a Bearer token of its own realm (its /token?stranger=1,
+                      which issues STRANGER_TOKEN)
+    echo/...          needs basic credentials; with any, answers 403 with an error code that
+                      echoes the Authorization header and the password in it
 
 /storage/<digest> serves the blob (this is the peer's role) and logs whether an Authorization
-header arrived. Every request is logged to --log as "METHOD PATH auth=<scheme|none>". The server
-exits on its own after --lifetime seconds.
+header arrived. Every request is logged to --log as "METHOD PATH auth=<scheme|none>" (and
+"bearer=TOKEN" for a Bearer token). With --silent the server accepts connections and never
+answers (not even a TLS handshake). The server exits on its own after --lifetime seconds.
 """
 import argparse
+import base64
 import gzip
 import hashlib
 import io
@@ -75,6 +86,19 @@ MANIFEST_TYPE = "application/vnd.oci.image.manifest.v1+json"
 COUNTS = {}
 LOCK = threading.Lock()
 TOKEN = "fault-token-0123456789"
+STRANGER_TOKEN = "stranger-token-9876543210"
+
+
+def serve_silent(port):
+    """Accepts connections and keeps them open without a byte."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(64)
+    held = []
+    while True:
+        conn, _ = listener.accept()
+        held.append(conn)
 
 
 def main():
@@ -83,7 +107,11 @@ def main():
     ap.add_argument("--peer", default="")
     ap.add_argument("--lifetime", type=float, default=300)
     ap.add_argument("--log")
+    ap.add_argument("--silent", action="store_true")
     args = ap.parse_args()
+    if args.silent:
+        threading.Timer(args.lifetime, lambda: os._exit(0)).start()
+        serve_silent(args.port)
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -93,9 +121,12 @@ def main():
 
         def record(self):
             if args.log:
-                scheme = self.headers.get("Authorization", "none").split(" ")[0]
+                value = self.headers.get("Authorization", "none")
+                scheme = value.split(" ")[0]
+                bearer = " bearer=" + value.split(" ", 1)[1] if scheme == "Bearer" else ""
                 with LOCK, open(args.log, "a") as f:
-                    f.write("%s %s auth=%s t=%.3f\n" % (self.command, self.path, scheme, time.time()))
+                    f.write("%s %s auth=%s%s t=%.3f\n" % (self.command, self.path, scheme, bearer,
+                                                          time.time()))
 
         def reply(self, status, body=b"", headers=(), length=None):
             self.send_response(status)
@@ -110,6 +141,38 @@ def main():
                 self.wfile.write(body)
                 self.wfile.flush()
 
+        def endless(self, status, headers=(), start=b""):
+            """Answers `status` with a body that ends only when the client goes away (or the
+            server's lifetime does)."""
+            self.send_response(status)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = b"x" * 65536
+            try:
+                self.wfile.write(start)
+                while True:
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
+
+        def trickle(self, body, headers=()):
+            """Sends `body` at one byte a second."""
+            self.send_response(200)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                for i in range(len(body)):
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(1)
+            except OSError:
+                self.close_connection = True
+
         def count(self):
             with LOCK:
                 COUNTS[self.path] = COUNTS.get(self.path, 0) + 1
@@ -122,8 +185,19 @@ def main():
                 if "tokenfail" in self.path:
                     self.reply(500, b"token service down")
                     return
-                self.reply(200, json.dumps({"token": TOKEN}).encode(),
+                token = STRANGER_TOKEN if "stranger=1" in self.path else TOKEN
+                self.reply(200, json.dumps({"token": token}).encode(),
                            [("Content-Type", "application/json")])
+                return
+            m = re.match(r"^/stranger/(sha256:[0-9a-f]{64})$", path)
+            if m:
+                if self.headers.get("Authorization") != "Bearer " + STRANGER_TOKEN:
+                    realm = f"http://127.0.0.1:{args.port}/token?stranger=1"
+                    self.reply(401, b'{"errors":[{"code":"UNAUTHORIZED"}]}',
+                               [("WWW-Authenticate", f'Bearer realm="{realm}",service="stranger"')])
+                    return
+                self.reply(200, BLOBS.get(m.group(1), b""),
+                           [("Content-Type", "application/octet-stream")])
                 return
             m = re.match(r"^/storage/(sha256:[0-9a-f]{64})$", path)
             if m and m.group(1) in BLOBS:
@@ -140,6 +214,18 @@ def main():
             if repo.startswith("layer-") and ref != digest(LAYER):
                 mode = "ok"
             if self.fault(mode, n, repo):
+                return
+            if kind == "manifests" and mode == "endless404":
+                self.endless(404, [("Content-Type", "application/json")],
+                             b'{"errors":[{"code":"MANIFEST_UNKNOWN","message":"')
+                return
+            if kind == "manifests" and mode == "endless401":
+                self.endless(401, [("Content-Type", "application/json"),
+                                   ("WWW-Authenticate", 'Basic realm="endless"')],
+                             b'{"errors":[{"code":"UNAUTHORIZED","message":"')
+                return
+            if kind == "manifests" and mode == "trickle":
+                self.trickle(MANIFEST, [("Content-Type", MANIFEST_TYPE)])
                 return
             if kind == "manifests":
                 body = MANIFEST
@@ -160,6 +246,12 @@ def main():
             if mode == "redirect":
                 self.reply(307, b"", [("Location", f"{args.peer}/storage/{ref}")])
                 return
+            if mode == "stranger":
+                self.reply(307, b"", [("Location", f"{args.peer}/stranger/{ref}")])
+                return
+            if mode == "endless":
+                self.endless(200, [("Content-Type", "application/octet-stream")], BLOBS[ref])
+                return
             body = BLOBS[ref]
             if mode == "baddigest":
                 body = body.replace(b"amd64", b"arm64") if body == CONFIG else body[:-1] + b"x"
@@ -167,7 +259,18 @@ def main():
 
         def fault(self, mode, n, repo):
             """Answers the request with the fault of `mode`; True when it did."""
-            if mode in ("redirect", "tokenfail"):
+            if mode == "echo":
+                value = self.headers.get("Authorization")
+                if value is None:
+                    self.reply(401, b'{"errors":[{"code":"UNAUTHORIZED"}]}',
+                               [("WWW-Authenticate", 'Basic realm="echo"')])
+                    return True
+                password = base64.b64decode(value.split(" ", 1)[1]).decode().split(":", 1)[1]
+                code = "DENIED " + value + " " + password
+                self.reply(403, json.dumps({"errors": [{"code": code, "message": code}]}).encode(),
+                           [("Content-Type", "application/json")])
+                return True
+            if mode in ("redirect", "tokenfail", "stranger"):
                 if self.headers.get("Authorization") != "Bearer " + TOKEN:
                     realm = f"http://127.0.0.1:{args.port}/token"
                     if mode == "tokenfail":

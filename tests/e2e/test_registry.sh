@@ -65,8 +65,16 @@ run_cmd r "$ENVLOCK" resolve --insecure-registry "$REG_PLAIN" "$REG_PLAIN/base@$
 check_contains "$r_out" "digest: $D_OCI" "resolve by digest"
 run_cmd r "$ENVLOCK" resolve --insecure-registry "$REG_PLAIN" "$REG_PLAIN/nothere:v1"
 check_eq "$r_rc" 2 "unknown repository: exit 2"
-check_eq "$r_err" "envlock: error: GET http://$REG_PLAIN/v2/nothere/manifests/v1: HTTP 404 (manifest unknown)" \
+check_eq "$r_err" "envlock: error: GET http://$REG_PLAIN/v2/nothere/manifests/v1: HTTP 404 (manifest unknown); GET http://$REG_PLAIN/v2/nothere/tags/list: HTTP 404 (name unknown)" \
   "unknown repository: message"
+# An unknown tag lists the repository's tags, as skopeo list-tags does, and names the URL really
+# used: here the plain HTTP a loopback registry fell back to.
+SKOPEO_TAGS=$(skopeo list-tags --tls-verify=false "docker://$REG_PLAIN/base" |
+  python3 -c 'import json,sys; print(", ".join(json.load(sys.stdin)["Tags"]))')
+check_eq "$SKOPEO_TAGS" "v1, v1-docker" "skopeo lists the tags of base"
+run_cmd r timeout 60 "$ENVLOCK" resolve "$REG_PLAIN/base:v9"
+check_eq "$r_rc:$r_err" "2:envlock: error: GET http://$REG_PLAIN/v2/base/manifests/v9: HTTP 404 (manifest unknown); tags of base: $SKOPEO_TAGS" \
+  "unknown tag: the URL it fell back to, and skopeo's tag list"
 # Loopback is insecure by default, as in docker: HTTPS first, then plain HTTP when it answers so.
 run_cmd r "$ENVLOCK" resolve "$REG_PLAIN/base:v1"
 check_eq "$r_rc" 0 "plain loopback registry without --insecure-registry: exit 0 ($r_err)"
@@ -184,6 +192,34 @@ check_contains "$r_err" "/token?tokenfail=1&service=fault&scope=repository%3Atok
   "failing token endpoint: message"
 ALL_OUT+="$r_out$r_err"
 
+# --- hostile registries: a body without end, a byte a second, a silent TLS port. Each run is
+# bounded by `timeout` (a hang fails the check instead of the suite hanging).
+run_cmd r timeout 60 "$ENVLOCK" resolve "${F[@]}" "$REG_FAULT/endless404/app:v1"
+check_eq "$r_rc:$r_err" "2:envlock: error: GET http://$REG_FAULT/v2/endless404/app/manifests/v1: HTTP 404 (not found); GET http://$REG_FAULT/v2/endless404/app/tags/list: HTTP 404 (name unknown)" \
+  "a 404 whose body never ends: answered from its start"
+run_cmd r timeout 60 "$ENVLOCK" resolve "${F[@]}" "$REG_FAULT/endless401/app:v1"
+check_eq "$r_rc:$r_err" "3:envlock: error: $REG_FAULT requires a login and no credentials were found for it" \
+  "a 401 whose body never ends: the challenge is answered"
+run_cmd r timeout 60 "$ENVLOCK" resolve "${F[@]}" --registry-deadline 3 "$REG_FAULT/trickle/app:v1"
+check_eq "$r_rc:$r_err" "3:envlock: error: GET http://$REG_FAULT/v2/trickle/app/manifests/v1: not complete after 3 s (--registry-deadline)" \
+  "a manifest at a byte a second: the request deadline, not retried"
+check_eq "$(grep -c ' /v2/trickle/app/manifests/v1 ' "$WORK/reg/fault.log")" 1 \
+  "a manifest at a byte a second: asked once"
+# An open connection that never answers, not even the TLS handshake: a stall well before the
+# deadline. On a terminal envlock says what it waits for and each retry; elsewhere only the error.
+SILENT=$(free_port)
+bg python3 "$REPO/tests/e2e/fault_server.py" --silent --port "$SILENT" --lifetime 600
+wait_until 150 python3 -c "import socket; socket.create_connection(('127.0.0.1', $SILENT)).close()"
+S_URL="https://127.0.0.1:$SILENT/v2/base/manifests/v1"
+S_ERR="envlock: error: GET $S_URL: stalled: no TLS handshake after 2 s after 2 attempts"
+run_cmd r timeout 60 "$ENVLOCK" resolve --registry-timeout 2 --registry-attempts 2 "127.0.0.1:$SILENT/base:v1"
+check_eq "$r_rc:$r_err" "3:$S_ERR" "a silent TLS port: a stall, retried, then the error alone"
+run_cmd r script -qec "timeout 60 $ENVLOCK resolve --registry-timeout 2 --registry-attempts 2 127.0.0.1:$SILENT/base:v1" /dev/null
+check_eq "$(printf '%s' "$r_out" | tr -d '\r' | sed 's/\x1b\[K//g')" "envlock: GET $S_URL: waiting for the TLS handshake (1 s so far; giving up after 2 s)
+envlock: GET $S_URL: stalled: no TLS handshake after 2 s; attempt 2 of 2 after 0.5 s
+envlock: GET $S_URL: waiting for the TLS handshake (1 s so far; giving up after 2 s)
+$S_ERR" "a silent TLS port on a terminal: what it waits for, and the retry"
+
 # --- connection resets; faults while a layer downloads for `envlock squashfs`: retried, then the
 # documented error (exit 3); the .sqsh already there is left as it was, and no partial or
 # temporary file is left behind, beside the output or in TMPDIR.
@@ -194,18 +230,21 @@ check_eq "$r_rc" 3 "connection always reset: exit 3"
 check_eq "$r_err" "envlock: error: GET http://$REG_FAULT/v2/reset-0/app/manifests/v1: Recv failure: Connection reset by peer after 4 attempts" \
   "connection always reset: message"
 LAYER=$(curl -s "http://$REG_FAULT/v2/ok/app/manifests/v1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["layers"][0]["digest"])')
+LAYER_SIZE=$(curl -s "http://$REG_FAULT/v2/ok/app/manifests/v1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["layers"][0]["size"])')
 declare -A LAYER_ERR=(
   [layer-truncate-0]="GET http://$REG_FAULT/v2/layer-truncate-0/app/blobs/$LAYER: transfer closed with 32868 bytes remaining to read after 4 attempts"
   [layer-reset-0]="GET http://$REG_FAULT/v2/layer-reset-0/app/blobs/$LAYER: Recv failure: Connection reset by peer after 4 attempts"
   [layer-stall-0]="GET http://$REG_FAULT/v2/layer-stall-0/app/blobs/$LAYER: stalled: no data for 1 s after 4 attempts"
   [layer-baddigest]="blob $LAYER: digest mismatch (got sha256:"
+  [layer-endless]="blob $LAYER: more than $LAYER_SIZE bytes, the size its descriptor gives (GET http://$REG_FAULT/v2/layer-endless/app/blobs/$LAYER)"
 )
-for mode in layer-truncate-0 layer-reset-0 layer-stall-0 layer-baddigest; do
+for mode in layer-truncate-0 layer-reset-0 layer-stall-0 layer-baddigest layer-endless; do
   out=$WORK/sq-$mode
   mkdir -p "$out" "$out.tmp"
   echo "the previous image" >"$out/app.sqsh"
-  run_cmd r env TMPDIR="$out.tmp" "$ENVLOCK" squashfs "${F[@]}" \
+  run_cmd r env TMPDIR="$out.tmp" timeout 120 "$ENVLOCK" squashfs "${F[@]}" \
     --image "$REG_FAULT/$mode/app@sha256:$D_FAULT" -o "$out/app.sqsh" --source-date-epoch 0
+  check_ne "$r_rc" 124 "squashfs, $mode: bounded"
   check_eq "$r_rc" 3 "squashfs, $mode: exit 3"
   check_contains "$r_err" "envlock: error: ${LAYER_ERR[$mode]}" "squashfs, $mode: message"
   check_eq "$(cat "$out/app.sqsh")" "the previous image" "squashfs, $mode: the old .sqsh is kept"

@@ -2,7 +2,10 @@
 # reads (ENVLOCK_REGISTRY_* variables, ~/.docker/config.json, Enroot's netrc) and against a
 # Bearer-token registry; its standard output, standard error and every file it writes, on
 # success and on failure, are searched for the password, the base64 "user:password" pair, the
-# tokens the token server issued and a token put in a git URL. None may appear. This includes
+# tokens the token server issued and a token put in a git URL. None may appear. Hostile inputs
+# too: a manifest linked to /proc/self/environ or to the Docker config.json, a FIFO, manifest and
+# importer.yaml lines holding a secret, a redirect to a host asking for credentials, a registry
+# echoing them. This includes
 # `envlock build --push` to the authenticated registry (and a push it refuses), the build log and
 # build-result.json, provenance, keygen, provenance sign and provenance verify; without buildah
 # those runs are left out and the rest still runs.
@@ -18,6 +21,7 @@ need_fixture "$FIXTURE/uv.lock"
 reg_start_auth || skip "docker-registry (auth) did not start"
 reg_start_plain || skip "docker-registry (plain) did not start"
 reg_start_token "$REG_PLAIN" || skip "token server did not start"
+reg_start_faults || skip "fault server did not start"
 reg_make_image amd64 amd64 || skip "umoci could not build the test image"
 reg_push amd64 "$REG_AUTH/nvidia/pytorch:26.06-py3" --dest-creds "$REG_USER:$REG_PASSWORD"
 reg_push amd64 "$REG_PLAIN/nvidia/pytorch:26.06-py3"
@@ -153,6 +157,75 @@ run git-token "$ENVLOCK" lock "${I[@]}" -f proj/envlock.yaml -o out/bad.lock.jso
 check_eq "$r_rc" 2 "a token in a git URL is refused (exit 2)"
 check_contains "$r_err" "must not contain credentials" "a token in a git URL: message"
 
+# ---- a manifest that is not the project's own file is never quoted: a link to the process's
+# environment or to the Docker config.json (outside the git work tree), a FIFO. Each read is
+# bounded by `timeout`, so a hang fails instead of hanging.
+HERE=$(pwd -P)
+mkdir -p hostile && git -C hostile init -q
+ln -s /proc/self/environ hostile/envlock.yaml
+run environ timeout 60 "$ENVLOCK" lock --check -f hostile/envlock.yaml
+check_eq "$r_rc:$r_out" "2:" "a manifest linked to /proc/self/environ: exit 2"
+check_eq "$r_err" "envlock: error: hostile/envlock.yaml: a symbolic link leading outside the project (to /proc/self/environ); a manifest must be a file inside $HERE/hostile" \
+  "a manifest linked to /proc/self/environ: refused, nothing quoted"
+rm hostile/envlock.yaml
+ln -s ../home/.docker/config.json hostile/envlock.yaml
+run docker-config timeout 60 "$ENVLOCK" lock -f hostile/envlock.yaml
+check_eq "$r_err" "envlock: error: hostile/envlock.yaml: a symbolic link leading outside the project (to ../home/.docker/config.json); a manifest must be a file inside $HERE/hostile" \
+  "a manifest linked to the Docker config.json: refused, nothing quoted"
+check_eq "$(ls -A hostile | tr '\n' ' ')" ".git envlock.yaml " "a refused manifest: no lock written"
+rm hostile/envlock.yaml
+mkfifo hostile/envlock.yaml
+run fifo timeout 60 "$ENVLOCK" lock --check -f hostile/envlock.yaml
+check_eq "$r_rc:$r_err" "2:envlock: error: hostile/envlock.yaml: is a FIFO, not a regular file" \
+  "a FIFO as the manifest: refused before it is read"
+rm hostile/envlock.yaml
+# A manifest of the project whose faulty line holds a secret: the line is not shown. Here the
+# password, the base64 pair, and a secret-named variable of the environment.
+export CI_JOB_TOKEN=ci-token-5b2e9d41
+for value in "$REG_PASSWORD" "$PAIR_B64" "$CI_JOB_TOKEN"; do
+  printf 'envlock: 1\nimage: {name: ml/train, tag: v1}\nnotes: "%s"\n' "$value" >hostile/envlock.yaml
+  run secret-line timeout 60 "$ENVLOCK" lock --check -f hostile/envlock.yaml
+  check_eq "$r_rc:$r_err" "2:envlock: error: hostile/envlock.yaml:3:1: unknown key 'notes'; accepted keys: envlock, image, base, sources, python, build, expect, enroot, training, launch
+(line not shown: it holds a password or token)" "a manifest line holding '${value:0:8}...': not shown"
+done
+printf 'envlock: 1\nimage: {name: ml/train, tag: v1}\nnotes: "not a secret"\n' >hostile/envlock.yaml
+run plain-line timeout 60 "$ENVLOCK" lock --check -f hostile/envlock.yaml
+check_contains "$r_err" $'\nnotes: "not a secret"\n^' "a line holding no secret is still quoted"
+# The importer's configuration: its secret lines are not shown, and a link to the environment,
+# followed (an administrator places this file), shows nothing of it.
+printf 'locks: [%s]\ncache: %s\npolicy: "%s"\n' "$PWD/out" "$PWD/cache" "$REG_PASSWORD" \
+  >hostile/importer.yaml
+run importer-line env ENVLOCK_IMPORTER_CONFIG=hostile/importer.yaml timeout 60 "$ENVLOCK" importer get docker://x
+check_eq "$r_rc:$r_err" "2:envlock: error: hostile/importer.yaml:3:9: 'policy' must be refuse or warn, got '***'
+(line not shown: it holds a password or token)" "importer.yaml: a line holding the password is not shown"
+run importer-environ env ENVLOCK_IMPORTER_CONFIG=/proc/self/environ timeout 60 "$ENVLOCK" importer get docker://x
+check_eq "$r_rc" 2 "importer.yaml linked to the environment: exit 2"
+check_not_contains "$r_err" "$REG_PASSWORD" "importer.yaml linked to the environment: no password shown"
+run importer-zero env ENVLOCK_IMPORTER_CONFIG=/dev/zero timeout 60 "$ENVLOCK" importer get docker://x
+check_eq "$r_rc:$r_err" "2:envlock: error: /dev/zero: is a character device, not a regular file" \
+  "importer.yaml as /dev/zero: refused before it is read"
+
+# ---- credentials go only where they belong. A blob redirected to another host that asks for
+# its own Bearer token gets nothing: neither the registry's basic credentials for its realm nor,
+# then, its token at the registry.
+F=(--insecure-registry "$REG_FAULT" --registry-timeout 2)
+CFG_DIGEST=$(curl -s "http://$REG_FAULT/v2/ok/app/manifests/v1" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["config"]["digest"])')
+run stranger timeout 60 "$ENVLOCK" resolve "${F[@]}" "$REG_FAULT/stranger/app:v1"
+check_eq "$r_rc:$r_err" "3:envlock: error: GET http://$REG_FAULT/v2/stranger/app/blobs/$CFG_DIGEST: HTTP 401 from http://$REG_PEER/stranger/$CFG_DIGEST (a redirect to another host); no credentials are sent there" \
+  "a redirect to a host asking for credentials: refused, named"
+check_contains "$(cat "$WORK/reg/fault.log")" "GET /v2/stranger/app/manifests/v1 auth=Bearer bearer=fault-token-" \
+  "stranger: the registry got its own token"
+check_contains "$(cat "$WORK/reg/peer.log")" "GET /stranger/$CFG_DIGEST auth=none" \
+  "stranger: the other host was asked without credentials"
+check_not_contains "$(cat "$WORK/reg/peer.log")" "/token" "stranger: no token requested from the other host's realm"
+check_not_contains "$(cat "$WORK/reg/peer.log")" "auth=Basic" "stranger: no basic credentials sent to the other host"
+check_not_contains "$(cat "$WORK/reg/fault.log")" "stranger-token" "stranger: its token never reached the registry"
+# A registry that echoes the Authorization header and the password in its error code.
+run echo timeout 60 "$ENVLOCK" resolve "${F[@]}" "$REG_FAULT/echo/app:v1"
+check_eq "$r_rc:$r_err" "3:envlock: error: GET http://$REG_FAULT/v2/echo/app/manifests/v1: HTTP 403 (denied basic *** ***)" \
+  "a registry echoing the credentials: scrubbed from its error code"
+
 # ---- nothing leaks: the printed text, and every file the commands wrote
 TOKENS=$(sed -n 's/^ISSUED //p' "$WORK/reg/token.log" | sort -u)
 # Every file the commands wrote (the manifest and the inputs copied in are not outputs).
@@ -162,7 +235,7 @@ check_eq "$(( ${#written[@]} >= 8 ))" 1 "the commands wrote files to search (${#
 check_eq "$(printf '%s\n' "${written[@]}" | grep -E '^out/(build|prov)' | tr '\n' ' ')" \
   "${BUILD_FILES:-}" "the build's log and result, the provenance and its envelope are searched"
 check_ne "$(grep -c '^GET /token' "$WORK/reg/token.log")" 0 "the token server issued tokens"
-for secret in "$REG_PASSWORD" "$PAIR_B64" "$GIT_TOKEN" $TOKENS; do
+for secret in "$REG_PASSWORD" "$PAIR_B64" "$GIT_TOKEN" "$CI_JOB_TOKEN" $TOKENS; do
   check_not_contains "$ALL" "$secret" "no output of $n_runs runs shows '${secret:0:8}...'"
   check_eq "$(grep -l -a -F -e "$secret" "${written[@]}" | tr '\n' ' ')" "" \
     "no written file shows '${secret:0:8}...'"
