@@ -28,6 +28,7 @@ TEST_SUITE("importer.config") {
                                      "  insecure: [127.0.0.1:5000]\n"
                                      "  ca_file: ca.pem\n"
                                      "  timeout_seconds: 9\n"
+                                     "  deadline_seconds: 120\n"
                                      "  attempts: 2\n"
                                      "lock_timeout_seconds: 30\n"
                                      "hold_expiry_seconds: 3600\n",
@@ -43,6 +44,7 @@ TEST_SUITE("importer.config") {
     CHECK(config->registry.insecure_registries == std::vector<std::string>{"127.0.0.1:5000"});
     CHECK(config->registry.ca_file == "/etc/envlock/ca.pem");
     CHECK(config->registry.timeout.count() == 9000);
+    CHECK(config->registry.deadline.count() == 120000);
     CHECK(config->registry.max_attempts == 2);
     CHECK(config->lock_timeout_seconds == 30);
     CHECK(config->hold_expiry_seconds == 3600);
@@ -56,6 +58,7 @@ TEST_SUITE("importer.config") {
     CHECK(config->cache_max_bytes == 0);
     CHECK(config->sqsh_dirs.empty());
     CHECK(config->lock_timeout_seconds == 600);
+    CHECK(config->registry.deadline.count() == 300000);
   }
 
   TEST_CASE("mistakes are FILE:LINE:COL with the line and a caret") {
@@ -79,6 +82,9 @@ TEST_SUITE("importer.config") {
     CHECK(config_error_of("locks: [/l]\ncache: /c\nregistry: {attempts: 99}\n")
               .starts_with("/etc/envlock/importer.yaml:3:22: 'registry.attempts' must be between 1 "
                            "and 20, got 99"));
+    CHECK(config_error_of("locks: [/l]\ncache: /c\nregistry: {deadline_seconds: 0}\n")
+              .starts_with("/etc/envlock/importer.yaml:3:30: 'registry.deadline_seconds' must be "
+                           "between 1 and 86400, got 0"));
     CHECK(config_error_of("") ==
           "/etc/envlock/importer.yaml: the importer configuration is empty; it "
           "must be a mapping");
