@@ -7,14 +7,19 @@
 # namespace (lib/slurm.sh gives each slurmd one). The prolog drains node3 with envlock's reason,
 # the job that landed there runs elsewhere, passing nodes run jobs; the health check drains a
 # failing node and leaves an operator's drain alone; a repaired node's passing health check is
-# folded by `fleet verify --report-only` and resumed by `fleet drain-list --apply`.
+# folded by `fleet verify --report-only` and resumed by `fleet drain-list --apply`. The prolog also
+# applies the importer's policy to the job's container image, which Slurm gives it as
+# SPANK__SLURM_SPANK_OPTION_pyxis_container_image: a real non-root user's jobs (srun with the SPANK
+# job environment Pyxis's --container-image makes) are refused, with the reason, without draining.
 . "$REPO/tests/e2e/lib.sh"
-need_tools python3 nsenter timeout awk
+need_tools python3 nsenter timeout awk setpriv useradd
+private_etc
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
 [ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
 mkdir -p "$WORK/bin" "$WORK/hooks" "$WORK/results"
 ln -s "$ENVLOCK" "$WORK/bin/envlock"
 ln -s "$ENVLOCK_VERIFY" "$WORK/bin/envlock-verify"
+ln -s "$(dirname "$ENVLOCK")/envlock-importer" "$WORK/bin/envlock-importer"
 HOOK_RESULTS=$WORK/results/hooks
 
 # The lock: this host's OS in expect.host, no GPU expected (the test nodes have none).
@@ -41,8 +46,47 @@ HealthCheckInterval=3600
 SchedulerParameters=nohold_on_prolog_fail"
 # A requeued job waits cred_expire seconds (120 by default) before it may start again.
 export SLURM_AUTHINFO_EXTRA=cred_expire=10
+mkdir -p "$WORK/images"
+cat >/etc/envlock/importer.yaml <<Y
+locks: [$WORK/lock.json]
+cache: $WORK/importer-cache
+sqsh_dirs: [$WORK/images]
+log: $WORK/audit.log
+Y
+mkdir -p "$WORK/importer-cache" && chmod 1777 "$WORK/importer-cache"
+: >"$WORK/audit.log" && chmod 622 "$WORK/audit.log"
+U1=$(test_user envlock-u1)
 slurm_start
 ok "slurm cluster with the envlock prolog and health check: 4 idle nodes"
+
+# ---- the job's container image, refused by the prolog under policy refuse (the node stays up)
+# srun takes SLURM_SPANK_NAME=VALUE from its environment into the job's SPANK environment, the
+# very entry Pyxis's --container-image=VALUE makes: _SLURM_SPANK_OPTION_pyxis_container_image.
+image_job() { # NAME IMAGE: a job of envlock-u1 on node1 with IMAGE as its container image
+  as_user envlock-u1 env SLURM_SPANK__SLURM_SPANK_OPTION_pyxis_container_image="$2" \
+    srun -N1 -w node1 --job-name="$1" /bin/echo "ran $1"
+}
+job_of() { squeue -h -t all -n "$1" -o %i | head -1; }
+cp /bin/true "$WORK/stray.sqsh"
+run_cmd j image_job stray "$WORK/stray.sqsh"
+check_ne "$j_rc" 0 "a job whose .sqsh lies outside sqsh_dirs does not run"
+check_not_contains "$j_out" "ran stray" "its command never ran"
+J=$(job_of stray)
+REASON="envlock: job $J refused on node1: $WORK/stray.sqsh: a .sqsh outside the sqsh_dirs ($WORK/images) is pinned by no lock that can be checked (1 lock read from $WORK/lock.json); policy 'refuse' (/etc/envlock/importer.yaml (default)) refuses it"
+check_contains "$j_err" "$REASON" "the user sees the reason where srun prints Slurm's messages"
+check_contains "$(scontrol show job "$J")" "AdminComment=$REASON" "scontrol show job shows it"
+check_eq "$(sinfo -h -N -n node1 -o %T)" "idle" "node1 is not drained: the job is wrong, not the node"
+run_cmd j image_job unpinned "docker://registry.example.invalid#other/image:v1"
+check_not_contains "$j_out" "ran unpinned" "a job whose image no lock pins does not run"
+check_contains "$(scontrol show job "$(job_of unpinned)")" "registry.example.invalid/other/image:v1 is pinned by no lock" "its reason names the image"
+run_cmd j image_job pinned "registry.example.invalid#nvidia/pytorch:26.06-py3"
+check_eq "$j_rc:$j_out" "0:ran pinned" "a job whose image the lock pins runs (Pyxis's form without docker://)"
+run_cmd j image_job plain ""
+check_eq "$j_out" "ran plain" "a job without a container image is not the importer's business"
+check_eq "$(python3 -c 'import json,sys
+print(sorted((json.loads(l)["command"], json.loads(l)["outcome"]) for l in open(sys.argv[1])))' "$WORK/audit.log")" \
+  "[('check', 'ok'), ('check', 'refused'), ('check', 'refused')]" "each check is on the audit log"
+check_eq "$(sinfo -h -N -n node1 -o %T)" "idle" "node1 is still idle"
 
 # on_node NODE CMD...: CMD in NODE's mount namespace, as a technician logged in to NODE.
 on_node() {
