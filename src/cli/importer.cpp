@@ -12,7 +12,9 @@ namespace {
 const RegisterCommand k_register{{
     "importer",
     "The Pyxis importer: get a checked .sqsh for an image URI; release it",
-    [](CLI::App& app) -> Runner { return importer::add_importer_commands(app, "envlock importer"); },
+    [](CLI::App& app) -> Runner {
+      return importer::add_importer_commands(app, "envlock importer");
+    },
 }};
 
 } // namespace

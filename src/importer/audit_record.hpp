@@ -24,10 +24,10 @@ enum class AuditOutcome { ok, refused, failed };
 const char* to_string(AuditOutcome outcome);
 
 struct AuditEntry {
-  std::string time;    // RFC 3339 UTC, milliseconds: 2026-12-02T10:04:05.123Z
-  std::string node;    // SLURMD_NODENAME, else the host name
-  std::string job;     // SLURM_JOB_ID; empty outside a job
-  std::string step;    // SLURM_STEP_ID; empty outside a job
+  std::string time; // RFC 3339 UTC, milliseconds: 2026-12-02T10:04:05.123Z
+  std::string node; // SLURMD_NODENAME, else the host name
+  std::string job;  // SLURM_JOB_ID; empty outside a job
+  std::string step; // SLURM_STEP_ID; empty outside a job
   std::uint32_t uid = 0;
   std::string user;    // the uid's name; empty when it has none
   std::string command; // "get", "release", "check" or "fill"

@@ -93,8 +93,7 @@ Result<ExitCode> run_get(const std::string& uri) {
   if (!std::cout) {
     return run.finish(Result<ExitCode>(env_error("cannot write to standard output")));
   }
-  if (const std::string problem = notify_job(c.step.job, run.entry().warnings);
-      !problem.empty()) {
+  if (const std::string problem = notify_job(c.step.job, run.entry().warnings); !problem.empty()) {
     c.note("could not tell the job's user: " + problem);
   }
   return run.finish(Result<ExitCode>(ExitCode::ok));
@@ -174,12 +173,14 @@ std::function<Result<ExitCode>()> add_importer_commands(CLI::App& app, const std
   app.require_subcommand(1);
   auto uri = std::make_shared<std::string>();
   auto query = std::make_shared<LogQuery>();
-  const std::string uri_help = "docker://[USER@][REGISTRY#]IMAGE[:TAG][@sha256:...] or a .sqsh path";
+  const std::string uri_help =
+      "docker://[USER@][REGISTRY#]IMAGE[:TAG][@sha256:...] or a .sqsh path";
   const std::string example_uri = "docker://nvcr.io#nvidia/pytorch:26.06-py3";
   CLI::App* get_command = app.add_subcommand("get", "Print the path of the checked .sqsh of URI");
   get_command->add_option("uri", *uri, uri_help)->required();
   cmdline::set_footer(*get_command, program + " get " + example_uri, k_manual);
-  CLI::App* release_command = app.add_subcommand("release", "End this job step's use of its images");
+  CLI::App* release_command =
+      app.add_subcommand("release", "End this job step's use of its images");
   cmdline::set_footer(*release_command, program + " release", k_manual);
   CLI::App* check_command =
       app.add_subcommand("check", "Apply the policy to a job's image before the job (the prolog)");

@@ -5,7 +5,6 @@
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
-
 namespace envlock::importer {
 
 namespace fs = std::filesystem;
@@ -76,10 +75,9 @@ Status read_registry(const Reader& reader, const Field& field, const fs::path& b
 
 Status read_keys(const manifest::SourceText& source, const Reader& reader, const Field& root,
                  const fs::path& base, ImporterConfig& config) {
-  ENVLOCK_TRY(reader.only_keys(root, {"locks", "policy", "cache", "cache_max_bytes",
-                                      "shared_cache", "sqsh_dirs", "on_corrupt", "log",
-                                      "public_key", "registry", "lock_timeout_seconds",
-                                      "hold_expiry_seconds"}));
+  ENVLOCK_TRY(reader.only_keys(root, {"locks", "policy", "cache", "cache_max_bytes", "shared_cache",
+                                      "sqsh_dirs", "on_corrupt", "log", "public_key", "registry",
+                                      "lock_timeout_seconds", "hold_expiry_seconds"}));
   ENVLOCK_TRY_ASSIGN(const Field locks, reader.require(root, "locks"));
   ENVLOCK_TRY_ASSIGN(config.locks, path_list(reader, locks, base));
   if (config.locks.empty()) {

@@ -35,18 +35,18 @@ enum class OnCorrupt { fallback, refuse };
 enum class Trust { caller, system };
 
 struct ImporterConfig {
-  std::filesystem::path file;               // where it was read from
-  std::string choice;                       // what chose the file (config_choice.hpp)
+  std::filesystem::path file; // where it was read from
+  std::string choice;         // what chose the file (config_choice.hpp)
   Trust trust = Trust::caller;
   std::vector<std::filesystem::path> locks; // lock files, or folders of *.lock.json
   Policy policy = Policy::refuse;
-  std::string policy_origin;         // "FILE:LINE:COL", or "FILE (default)"
-  std::filesystem::path cache;       // the cache folder (each user gets CACHE/UID)
-  std::uint64_t cache_max_bytes = 0; // 0: no limit
+  std::string policy_origin;          // "FILE:LINE:COL", or "FILE (default)"
+  std::filesystem::path cache;        // the cache folder (each user gets CACHE/UID)
+  std::uint64_t cache_max_bytes = 0;  // 0: no limit
   std::filesystem::path shared_cache; // root's cache shared by all users; empty: none
   std::vector<std::filesystem::path> sqsh_dirs;
   OnCorrupt on_corrupt = OnCorrupt::fallback;
-  std::filesystem::path log; // the audit log (audit.hpp); empty: syslog only
+  std::filesystem::path log;        // the audit log (audit.hpp); empty: syslog only
   std::filesystem::path public_key; // empty: no provenance check
   oci::RegistryOptions registry;
   int lock_timeout_seconds = 600;            // how long a get waits for another's import

@@ -10,8 +10,8 @@ namespace envlock::importer {
 namespace {
 
 constexpr std::array<const char*, 6> k_job_markers = {"SLURM_JOB_ID",  "SLURM_JOBID",
-                                                       "SLURM_STEP_ID", "SLURM_JOB_UID",
-                                                       "PYXIS_VERSION", "PYXIS_RUNTIME_PATH"};
+                                                      "SLURM_STEP_ID", "SLURM_JOB_UID",
+                                                      "PYXIS_VERSION", "PYXIS_RUNTIME_PATH"};
 
 Status check_named_paths(const ImporterConfig& config) {
   for (const auto& entry : config.locks) {

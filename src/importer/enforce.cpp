@@ -59,12 +59,13 @@ Status check_path(const Context& c, const Catalogue& catalogue, const ImageUri& 
     }
   }
   if (!pin) {
-    return apply_policy(c, catalogue,
-                        uri.text + ": " +
-                            (record ? "the image " + record->result.image_reference + " that " +
-                                          record->record.string() + " names"
-                                    : std::string("no squashfs-result.json beside it names it, so it")) +
-                            " is pinned by no lock");
+    return apply_policy(
+        c, catalogue,
+        uri.text + ": " +
+            (record ? "the image " + record->result.image_reference + " that " +
+                          record->record.string() + " names"
+                    : std::string("no squashfs-result.json beside it names it, so it")) +
+            " is pinned by no lock");
   }
   ENVLOCK_TRY_ASSIGN(const Cache cache, Cache::open(c.config.cache, c.uid));
   ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(path, cache.stamp(path)));
@@ -123,8 +124,8 @@ Result<GetOutcome> fill(const Context& c, std::string_view text) {
     if (hashed.sha256 == expected.sha256) {
       return GetOutcome{fs::absolute(sqsh), Source::distributed, hashed.sha256};
     }
-    c.note("warning: corrupt pre-distributed image " + sqsh.string() + ": sha256 " +
-           hashed.sha256 + ", expected " + expected.sha256 + " (from " + expected.source +
+    c.note("warning: corrupt pre-distributed image " + sqsh.string() + ": sha256 " + hashed.sha256 +
+           ", expected " + expected.sha256 + " (from " + expected.source +
            "); filling the shared cache instead");
   }
   FillJob job;

@@ -10,8 +10,8 @@
 #include "importer/record.hpp"
 #include "importer/shared_cache.hpp"
 #include "importer/stamp.hpp"
-#include "importer/unpinned.hpp"
 #include "importer/trusted_path.hpp"
+#include "importer/unpinned.hpp"
 #include "util/fs.hpp"
 
 namespace envlock::importer {
@@ -44,8 +44,7 @@ void remove_entry(const Cache& cache, const std::string& key) {
 // The sha256 of the cached image of `key`, checked; nothing when the cache does not hold it (or
 // only part of it).
 Result<std::optional<std::string>> use_cached(const Context& c, const Cache& cache,
-                                              const std::string& key,
-                                              const Expectation& expected) {
+                                              const std::string& key, const Expectation& expected) {
   const fs::path image = cache.image(key);
   if (!util::path_exists(image) || !util::path_exists(cache.record(key))) {
     return std::optional<std::string>();
@@ -101,9 +100,8 @@ Result<GetOutcome> get_through_cache(const Context& c, const Pin& pin,
   }
   const std::string key = cache_key(pin.platform_digest, pin.platform, pin.settings);
   if (!c.config.shared_cache.empty()) {
-    const SharedLookup shared =
-        shared_lookup(c.config.shared_cache, key, expected.sha256, &cache,
-                      std::chrono::seconds(c.config.lock_timeout_seconds));
+    const SharedLookup shared = shared_lookup(c.config.shared_cache, key, expected.sha256, &cache,
+                                              std::chrono::seconds(c.config.lock_timeout_seconds));
     if (shared.hit) {
       return GetOutcome{shared.hit->sqsh, Source::shared, shared.hit->sha256};
     }

@@ -8,8 +8,8 @@
 #include "importer/audit_record.hpp"
 #include "importer/config.hpp"
 #include "importer/expected.hpp"
-#include "importer/pins.hpp"
 #include "importer/holds.hpp"
+#include "importer/pins.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>

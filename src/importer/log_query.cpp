@@ -22,8 +22,8 @@ std::string short_sha(const std::string& sha) {
 std::string line_of(const AuditEntry& e) {
   std::string line = e.time + "  job " + (e.job.empty() ? "-" : e.job) +
                      (e.step.empty() ? "" : "." + e.step) + "  " + e.node + "  " +
-                     (e.user.empty() ? "uid " + std::to_string(e.uid) : e.user) + "  " +
-                     e.command + "  " + to_string(e.outcome);
+                     (e.user.empty() ? "uid " + std::to_string(e.uid) : e.user) + "  " + e.command +
+                     "  " + to_string(e.outcome);
   if (!e.image.empty()) {
     line += "  " + e.image;
   }

@@ -117,8 +117,7 @@ Result<std::optional<ImageRecord>> read_shared_record(const fs::path& shared,
 }
 
 // Checks the .sqsh the record names; the hit, or why it cannot be used.
-Result<SharedHit> check_sqsh(const fs::path& shared, const std::string& sha256,
-                             const Cache* own) {
+Result<SharedHit> check_sqsh(const fs::path& shared, const std::string& sha256, const Cache* own) {
   const fs::path path = shared_sqsh(shared, sha256);
   const fs::path user_stamp = own == nullptr ? fs::path() : own->stamp(path);
   ENVLOCK_TRY_ASSIGN(const util::Fd fd, open_entry(path));
@@ -168,8 +167,8 @@ Result<fs::path> make_fill_stage(const fs::path& shared, const std::string& key)
   std::string pattern =
       (shared / "tmp" / (key + "." + std::to_string(::getpid()) + ".XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
-    return env_error(shared.string() + "/tmp: cannot create a fill folder: " +
-                     std::strerror(errno));
+    return env_error(shared.string() +
+                     "/tmp: cannot create a fill folder: " + std::strerror(errno));
   }
   return fs::path(pattern);
 }
@@ -184,7 +183,8 @@ Status publish_shared(const FillJob& job, const fs::path& staged, const ImageRec
     return env_error(target.string() + ": cannot publish: " + std::strerror(errno));
   }
   ENVLOCK_TRY_ASSIGN(const FileIdentity id, identify(target));
-  ENVLOCK_TRY(write_stamp_of(shared_stamp(job.shared, record.sha256), target, id, record.sha256, 0644));
+  ENVLOCK_TRY(
+      write_stamp_of(shared_stamp(job.shared, record.sha256), target, id, record.sha256, 0644));
   ImageRecord published = record;
   published.sqsh_file = record.sha256 + ".sqsh";
   return util::write_file_atomic(shared_record_path(job.shared, job.key),
@@ -244,14 +244,15 @@ Result<SharedHit> shared_fill(const FillJob& job) {
     ENVLOCK_TRY(make_root_dir(job.shared / folder, std::string(folder) == "tmp" ? 0700 : 0755));
   }
   const std::string shown = job.pin.image.name() + "@" + job.pin.platform_digest;
-  ENVLOCK_TRY_ASSIGN(const FileLock lock,
-                     FileLock::acquire(shared_lock(job.shared, job.key), job.wait, [&](long holder) {
-                       job.note("waiting for another fill of " + shown +
-                                (holder > 0 ? " (pid " + std::to_string(holder) + ")" : ""));
-                     }));
+  ENVLOCK_TRY_ASSIGN(
+      const FileLock lock,
+      FileLock::acquire(shared_lock(job.shared, job.key), job.wait, [&](long holder) {
+        job.note("waiting for another fill of " + shown +
+                 (holder > 0 ? " (pid " + std::to_string(holder) + ")" : ""));
+      }));
   (void)::chmod(shared_lock(job.shared, job.key).c_str(), 0644);
-  const SharedLookup found = shared_lookup(job.shared, job.key, job.expected.sha256, nullptr,
-                                           std::chrono::seconds(0));
+  const SharedLookup found =
+      shared_lookup(job.shared, job.key, job.expected.sha256, nullptr, std::chrono::seconds(0));
   if (found.hit) {
     return *found.hit;
   }
