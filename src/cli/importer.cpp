@@ -2,21 +2,19 @@
 // (docs/manual/importer.md), the same commands as the lean `envlock-importer` executable that
 // plugstack.conf names. Pyxis reads one line, the .sqsh's absolute path, from standard output;
 // everything else goes to standard error, which Pyxis prints when the exit status is not 0.
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "importer/command.hpp"
 
-namespace envlock::cli {
+namespace envlock::cli::importer_command {
 
-namespace {
+CommandSpec spec() {
+  return {
+      "importer",
+      "The Pyxis importer: get a checked .sqsh for an image URI; release it",
+      [](CLI::App& app) -> Runner {
+        return importer::add_importer_commands(app, "envlock importer");
+      },
+  };
+}
 
-const RegisterCommand k_register{{
-    "importer",
-    "The Pyxis importer: get a checked .sqsh for an image URI; release it",
-    [](CLI::App& app) -> Runner {
-      return importer::add_importer_commands(app, "envlock importer");
-    },
-}};
-
-} // namespace
-
-} // namespace envlock::cli
+} // namespace envlock::cli::importer_command
