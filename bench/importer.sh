@@ -56,14 +56,22 @@ locks: [$WORK/locks]
 cache: $WORK/cache
 registry: {insecure: [$IMG_REGISTRY]}
 Y
+# Under a job's environment the importer reads /etc/envlock/importer.yaml alone: as root the bench
+# has a private /etc (lib/private_etc.sh) to put it in; otherwise the gets run outside a job.
+if [ -n "${E2E_PRIVATE_ETC:-}" ]; then
+  private_etc
+  cp "$WORK/importer.yaml" /etc/envlock/importer.yaml
+  JOB_ENV=(SLURM_JOB_ID=100 SLURM_STEP_ID=0 SLURM_JOB_UID=0 PYXIS_RUNTIME_PATH=/run/pyxis PYXIS_VERSION=0.24.0)
+else
+  JOB_ENV=(ENVLOCK_IMPORTER_CONFIG="$WORK/importer.yaml")
+fi
 IMPORTER=$(dirname "$ENVLOCK")/envlock-importer
 URI="docker://$IMG_REGISTRY#bench/image:v1"
 get() { # JOB [COMMAND...]: a get as Pyxis runs it (default command: envlock-importer)
   local job=$1
   shift
   [ $# -gt 0 ] || set -- "$IMPORTER"
-  env -i PATH="$PATH" TMPDIR="$TMPDIR" ENVLOCK_IMPORTER_CONFIG="$WORK/importer.yaml" SLURM_JOB_ID="$job" \
-    SLURM_STEP_ID=0 SLURM_JOB_UID=0 PYXIS_RUNTIME_PATH=/run/pyxis PYXIS_VERSION=0.24.0 \
+  env -i PATH="$PATH" TMPDIR="$TMPDIR" "${JOB_ENV[@]}" SLURM_JOB_ID="$job" \
     "$@" get "$URI" </dev/null 2>/dev/null
 }
 now() { echo "$EPOCHREALTIME"; } # bash 5: no process is started to read the clock
@@ -90,7 +98,7 @@ hash_ms=$(for _ in 1 2 3; do
 # CPU time, which a busy machine does not inflate as it does wall time (when perf is there).
 cpu_ms=n/a
 if command -v perf >/dev/null; then
-  cpu_ms=$(env -i PATH="$PATH" ENVLOCK_IMPORTER_CONFIG="$WORK/importer.yaml" SLURM_JOB_ID=300 \
+  cpu_ms=$(env -i PATH="$PATH" "${JOB_ENV[@]}" \
     perf stat -x, -e task-clock -r 20 "$IMPORTER" get "$URI" 2>&1 >/dev/null </dev/null |
     awk -F, '/task-clock/{printf "%.1f", $1}')
 fi
@@ -107,7 +115,6 @@ printf 'first get (import into the cache): %.2f s; envlock squashfs --lock of th
   "$first_s" "$squashfs_s" "$(echo "$first_s / $squashfs_s" | bc -l)"
 
 [ -n "${E2E_PRIVATE_ETC:-}" ] || { echo "shared-cluster figures: skipped (they need root)"; exit 0; }
-private_etc
 chmod 755 "$WORK"
 chmod 1777 "$WORK/cache" "$TMPDIR"
 pct() { # P: the P-th percentile of the numbers on stdin
