@@ -114,7 +114,7 @@ Result<AuditLog> read_audit_log(const fs::path& log) {
     const std::string origin = log.string() + ":" + std::to_string(i + 1);
     auto value = util::parse_json(lines[i], origin);
     if (!value) {
-      out.problems.push_back(value.error().message);
+      out.problems.push_back(origin + ": not a JSON line");
       continue;
     }
     auto entry = audit_from_json(*value, origin);
