@@ -139,8 +139,9 @@ uget() { # JOB [SOURCE]: one get as the user, as Pyxis runs it; prints its wall 
 }
 uget 2 >/dev/null
 seq_ms=$(for i in $(seq 640); do uget $((1000 + i)); done)
-for i in $(seq 64); do uget $((3000 + i)) >"$WORK/conc.$i" & done
-wait
+pids=()
+for i in $(seq 64); do uget $((3000 + i)) >"$WORK/conc.$i" & pids+=($!); done
+wait "${pids[@]}" # not a bare wait: the registry runs in the background too
 conc_ms=$(cat "$WORK"/conc.*)
 # The reference: the same user's own cache (no shared cache configured).
 sed -i '/^shared_cache:/d' /etc/envlock/importer.yaml
@@ -206,13 +207,14 @@ for u in 1 2 3 4; do test_user "envlock-bench-u$u" >/dev/null; done
 cluster_run() { # SHARED(yes|no): every user's job on all four nodes at once; prints registry bytes
   sed -i '/^shared_cache:/d; s|^cache: .*|cache: '"$SLURM_LOCAL"'/cache|' /etc/envlock/importer.yaml
   [ "$1" = yes ] && echo "shared_cache: $SLURM_LOCAL/shared" >>/etc/envlock/importer.yaml
-  local before after u
+  local before after u pids=()
   before=$(awk '$6 == "\"GET" && $9 == 200 {s += $10} END {print s + 0}' "$WORK/img-registry/log")
   for u in 1 2 3 4; do
     as_user "envlock-bench-u$u" env -i PATH="$PATH" SLURM_CONF="$SLURM_CONF" TMPDIR="$TMPDIR" \
       srun -N4 --ntasks-per-node=1 --container-image="$SMALL" "$IMPORTER" get "$SMALL" >"$WORK/cl-$1-$u.out" 2>&1 &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"
   after=$(awk '$6 == "\"GET" && $9 == 200 {s += $10} END {print s + 0}' "$WORK/img-registry/log")
   echo $((after - before))
 }
