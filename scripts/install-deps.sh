@@ -12,7 +12,7 @@ packages=(
   libcli11-dev doctest-dev libtomlplusplus-dev libkainjow-mustache-dev
   # services and tools the tests and the demo use on loopback
   docker-registry apache2-utils openssl curl python3 busybox-static umoci skopeo buildah podman
-  squashfs-tools squashfs-tools-ng libsquashfs-dev munge slurmctld slurmd slurm-client
+  squashfs-tools squashfs-tools-ng libsquashfs-dev munge slurmctld slurmd slurm-client libslurm-dev
   ca-certificates
 )
 missing=()

@@ -1,7 +1,7 @@
 // `envlock build`: builds (and with --push pushes) the image of the lock and writes
 // build-result.json (docs/manual/build.md).
 #include "build/build_run.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cli/source_date_epoch.hpp"
 #include "cmdline/help.hpp"
 #include "oci/session.hpp"
@@ -9,7 +9,7 @@
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::build_command {
 
 namespace {
 
@@ -99,9 +99,10 @@ Runner setup(CLI::App& app) {
   return [options] { return run_build_command(*options); };
 }
 
-const RegisterCommand k_register{
-    {"build", "Build (and push) the image of the lock; write build-result.json", setup}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {"build", "Build (and push) the image of the lock; write build-result.json", setup};
+}
+
+} // namespace envlock::cli::build_command

@@ -1,14 +1,14 @@
 // `envlock chain verify`: every link from the signed provenance to each node's report
 // (docs/manual/chain.md).
 #include "chain/chain.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "util/json.hpp"
 
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::chain_command {
 
 namespace {
 
@@ -92,14 +92,16 @@ Runner setup_verify(CLI::App& app) {
   return [args] { return run_chain_verify(*args); };
 }
 
-const RegisterCommand k_register{{
-    "chain",
-    "Check every link from the signed provenance to each node's report",
-    nullptr,
-    {{"verify", "Check the links of the provenance, the squashfs result and the reports",
-      setup_verify}},
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "chain",
+      "Check every link from the signed provenance to each node's report",
+      nullptr,
+      {{"verify", "Check the links of the provenance, the squashfs result and the reports",
+        setup_verify}},
+  };
+}
+
+} // namespace envlock::cli::chain_command

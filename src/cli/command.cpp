@@ -1,21 +1,16 @@
 #include "cli/command.hpp"
 
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/program.hpp"
 #include "cmdline/usage_error.hpp"
 
-#include <algorithm>
 #include <exception>
 #include <iostream>
 
 namespace envlock::cli {
 
 namespace {
-
-std::vector<CommandSpec>& registry() {
-  static std::vector<CommandSpec> commands;
-  return commands;
-}
 
 // A command's app, its runner and its subcommands', as built from a CommandSpec.
 struct CommandNode {
@@ -75,26 +70,15 @@ int run_help(const CLI::App& top, const std::vector<std::string>& words) {
 
 } // namespace
 
-RegisterCommand::RegisterCommand(CommandSpec spec) {
-  registry().push_back(std::move(spec));
-}
-
-std::vector<CommandSpec> registered_commands() {
-  std::vector<CommandSpec> out = registry();
-  std::sort(out.begin(), out.end(),
-            [](const CommandSpec& a, const CommandSpec& b) { return a.name < b.name; });
-  return out;
-}
-
 int run_main(int argc, char** argv) {
   CLI::App app{"envlock: reproducible, checkable GPU training environments", "envlock"};
   cmdline::set_up_program(app, "envlock help lock", "docs/manual/README.md");
   app.require_subcommand(1);
   app.fallthrough(false);
 
-  std::vector<CommandNode> commands;
-  for (const auto& spec : registered_commands()) {
-    commands.push_back(add_command(app, spec));
+  std::vector<CommandNode> nodes;
+  for (const auto& spec : commands()) {
+    nodes.push_back(add_command(app, spec));
   }
   std::vector<std::string> help_words;
   CLI::App* help = app.add_subcommand("help", "Show the commands, or the help of one");
@@ -110,7 +94,7 @@ int run_main(int argc, char** argv) {
   }
 
   try {
-    for (const auto& command : commands) {
+    for (const auto& command : nodes) {
       if (const Runner* runner = chosen_runner(command)) {
         Result<ExitCode> result = (*runner)();
         if (!result) {

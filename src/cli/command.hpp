@@ -1,5 +1,5 @@
-// The subcommand registry. Each src/cli/<command>.cpp registers one subcommand with a static
-// RegisterCommand object; main() builds the CLI11 app from the registry, parses once, runs the
+// How a subcommand is described. Each src/cli/<command>.cpp describes one with a CommandSpec
+// (cli/commands.hpp lists them); main() builds the CLI11 app from the list, parses once, runs the
 // chosen command and maps its Result to the documented exit code in one place.
 #pragma once
 
@@ -30,13 +30,6 @@ struct CommandSpec {
   // Nested commands (`envlock fleet verify`), built the same way; the deepest one given runs.
   std::vector<CommandSpec> subcommands;
 };
-
-struct RegisterCommand {
-  explicit RegisterCommand(CommandSpec spec);
-};
-
-// All registered commands, sorted by name.
-std::vector<CommandSpec> registered_commands();
 
 // Parses argv, runs the chosen command, prints errors as "envlock: error: ..." and returns the
 // process exit code.

@@ -1,7 +1,7 @@
 // `envlock context`: writes the build context of the lock as one reproducible tar
 // (docs/manual/context.md).
 #include "build/context.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cli/source_date_epoch.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
@@ -10,7 +10,7 @@
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::context_command {
 
 namespace {
 
@@ -73,9 +73,10 @@ Runner setup(CLI::App& app) {
   return [options] { return run_context(*options); };
 }
 
-const RegisterCommand k_register{
-    {"context", "Write the build context of the lock as one reproducible tar", setup}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {"context", "Write the build context of the lock as one reproducible tar", setup};
+}
+
+} // namespace envlock::cli::context_command

@@ -1,5 +1,5 @@
 // envlock diff [OLD [NEW]]: what changed between two locks, in ML terms (docs/manual/diff.md).
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "diff/commit_log.hpp"
@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-namespace envlock::cli {
+namespace envlock::cli::diff_command {
 
 namespace {
 
@@ -55,33 +55,35 @@ Result<ExitCode> run_diff(const DiffOptions& o) {
   return diff.empty() ? ExitCode::ok : ExitCode::failed;
 }
 
-const RegisterCommand k_register{{
-    "diff",
-    "Show what changed between two locks (files or git revisions), in ML terms",
-    [](CLI::App& app) -> Runner {
-      auto o = std::make_shared<DiffOptions>();
-      app.add_option("locks", o->revisions,
-                     "OLD and NEW: lock files or git revisions (REV or REV:PATH); default: HEAD "
-                     "and the working lock");
-      app.add_option("--lock", o->lock_path,
-                     "The working lock, and the path a bare revision reads (default: "
-                     "envlock.lock.json)")
-          ->type_name("FILE");
-      cmdline::add_format_option(app, o->format, {"text", "md", "json"},
-                                 "default: by -o's extension, else text on a terminal and md "
-                                 "otherwise");
-      cmdline::add_output_option(app, o->output,
-                                 "Write the diff here; - for standard output (default: standard "
-                                 "output)");
-      cmdline::add_old_flag(app, "--json", "--format json", [o] { o->format = "json"; });
-      app.add_option("--megatron-repo", o->megatron_repo,
-                     "A local clone of Megatron-LM, to list the commits between the two pins")
-          ->type_name("DIR");
-      cmdline::set_footer(app, "envlock diff HEAD~1 --format md", "docs/manual/diff.md");
-      return [o] { return run_diff(*o); };
-    },
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "diff",
+      "Show what changed between two locks (files or git revisions), in ML terms",
+      [](CLI::App& app) -> Runner {
+        auto o = std::make_shared<DiffOptions>();
+        app.add_option("locks", o->revisions,
+                       "OLD and NEW: lock files or git revisions (REV or REV:PATH); default: HEAD "
+                       "and the working lock");
+        app.add_option("--lock", o->lock_path,
+                       "The working lock, and the path a bare revision reads (default: "
+                       "envlock.lock.json)")
+            ->type_name("FILE");
+        cmdline::add_format_option(app, o->format, {"text", "md", "json"},
+                                   "default: by -o's extension, else text on a terminal and md "
+                                   "otherwise");
+        cmdline::add_output_option(app, o->output,
+                                   "Write the diff here; - for standard output (default: standard "
+                                   "output)");
+        cmdline::add_old_flag(app, "--json", "--format json", [o] { o->format = "json"; });
+        app.add_option("--megatron-repo", o->megatron_repo,
+                       "A local clone of Megatron-LM, to list the commits between the two pins")
+            ->type_name("DIR");
+        cmdline::set_footer(app, "envlock diff HEAD~1 --format md", "docs/manual/diff.md");
+        return [o] { return run_diff(*o); };
+      },
+  };
+}
+
+} // namespace envlock::cli::diff_command

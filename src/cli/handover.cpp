@@ -2,7 +2,7 @@
 // (docs/manual/handover.md). With no record named, the usual files of this folder; with no -o,
 // handover.md.
 #include "handover/handover.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "handover/render.hpp"
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <iostream>
 
-namespace envlock::cli {
+namespace envlock::cli::handover_command {
 
 namespace {
 
@@ -100,50 +100,52 @@ Result<ExitCode> run_handover(HandoverOptions o) {
   return ExitCode::ok;
 }
 
-const RegisterCommand k_register{{
-    "handover",
-    "Write the environment handover record (Markdown, HTML or JSON) from the records given, "
-    "or from the usual files of this folder",
-    [](CLI::App& app) -> Runner {
-      auto o = std::make_shared<HandoverOptions>();
-      auto& p = o->paths;
-      app.add_option("--lock", p.lock, "The lock (envlock.lock.json)")
-          ->check(CLI::ExistingFile)
-          ->type_name("FILE");
-      app.add_option("--provenance", p.provenance, "The provenance record")
-          ->check(CLI::ExistingFile)
-          ->type_name("FILE");
-      app.add_option("--build-result", p.build_result, "build-result.json of envlock build")
-          ->check(CLI::ExistingFile)
-          ->type_name("FILE");
-      app.add_option("--squashfs-result", p.squashfs_result,
-                     "The squashfs result of envlock squashfs (NAME.squashfs-result.json)")
-          ->check(CLI::ExistingFile)
-          ->type_name("FILE");
-      app.add_option("--reports", p.reports_dir, "A folder of verification reports (*.json)")
-          ->check(CLI::ExistingDirectory)
-          ->type_name("DIR");
-      app.add_option("--node", p.node, "Host facts from envlock node --format json")
-          ->check(CLI::ExistingFile)
-          ->type_name("FILE");
-      app.add_option("--previous-lock", p.previous_lock,
-                     "The lock of the previous environment (the way back)")
-          ->check(CLI::ExistingFile)
-          ->type_name("FILE");
-      app.add_option("--rollback", p.rollback,
-                     "The report of envlock rollback check -o FILE (row 7)")
-          ->check(CLI::ExistingFile)
-          ->type_name("FILE");
-      cmdline::add_format_option(app, o->format, k_formats,
-                                 "default: by -o's extension (.md, .html, .json); md for -o -");
-      cmdline::add_output_option(app, o->output,
-                                 "Write the record here (default: handover.md); - for standard "
-                                 "output");
-      cmdline::set_footer(app, "envlock handover", "docs/manual/handover.md");
-      return [o] { return run_handover(*o); };
-    },
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "handover",
+      "Write the environment handover record (Markdown, HTML or JSON) from the records given, "
+      "or from the usual files of this folder",
+      [](CLI::App& app) -> Runner {
+        auto o = std::make_shared<HandoverOptions>();
+        auto& p = o->paths;
+        app.add_option("--lock", p.lock, "The lock (envlock.lock.json)")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        app.add_option("--provenance", p.provenance, "The provenance record")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        app.add_option("--build-result", p.build_result, "build-result.json of envlock build")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        app.add_option("--squashfs-result", p.squashfs_result,
+                       "The squashfs result of envlock squashfs (NAME.squashfs-result.json)")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        app.add_option("--reports", p.reports_dir, "A folder of verification reports (*.json)")
+            ->check(CLI::ExistingDirectory)
+            ->type_name("DIR");
+        app.add_option("--node", p.node, "Host facts from envlock node --format json")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        app.add_option("--previous-lock", p.previous_lock,
+                       "The lock of the previous environment (the way back)")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        app.add_option("--rollback", p.rollback,
+                       "The report of envlock rollback check -o FILE (row 7)")
+            ->check(CLI::ExistingFile)
+            ->type_name("FILE");
+        cmdline::add_format_option(app, o->format, k_formats,
+                                   "default: by -o's extension (.md, .html, .json); md for -o -");
+        cmdline::add_output_option(app, o->output,
+                                   "Write the record here (default: handover.md); - for standard "
+                                   "output");
+        cmdline::set_footer(app, "envlock handover", "docs/manual/handover.md");
+        return [o] { return run_handover(*o); };
+      },
+  };
+}
+
+} // namespace envlock::cli::handover_command

@@ -1,12 +1,12 @@
 // `envlock keygen`: an Ed25519 key pair for signing provenance (docs/manual/keygen.md).
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "provenance/key_files.hpp"
 
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::keygen_command {
 
 namespace {
 
@@ -35,9 +35,10 @@ Runner setup(CLI::App& app) {
   return [args] { return run_keygen(*args); };
 }
 
-const RegisterCommand k_register{
-    {"keygen", "Make an Ed25519 key pair for signing provenance", setup}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {"keygen", "Make an Ed25519 key pair for signing provenance", setup};
+}
+
+} // namespace envlock::cli::keygen_command

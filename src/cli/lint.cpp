@@ -2,7 +2,7 @@
 // SARIF (docs/manual/lint.md).
 #include "build/lint/lint.hpp"
 #include "build/lint/report.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "util/fs.hpp"
@@ -10,7 +10,7 @@
 
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::lint_command {
 
 namespace {
 
@@ -61,9 +61,10 @@ Runner setup(CLI::App& app) {
   return [o] { return run_lint(*o); };
 }
 
-const RegisterCommand k_register{
-    {"lint", "Report what in Dockerfiles breaks reproducibility, with file:line", setup}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {"lint", "Report what in Dockerfiles breaks reproducibility, with file:line", setup};
+}
+
+} // namespace envlock::cli::lint_command

@@ -1,7 +1,7 @@
 // `envlock lock`: resolves the manifest into envlock.lock.json; `--check` reports drift
 // (docs/manual/lock.md).
 #include "build/recipe.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cmdline/help.hpp"
 #include "manifest/manifest.hpp"
@@ -18,7 +18,7 @@
 #include <optional>
 #include <unistd.h>
 
-namespace envlock::cli {
+namespace envlock::cli::lock_command {
 
 namespace {
 
@@ -202,9 +202,10 @@ Runner setup(CLI::App& app) {
   return [options] { return run_lock(*options); };
 }
 
-const RegisterCommand k_register{
-    {"lock", "Resolve the manifest into envlock.lock.json (--check: report drift)", setup}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {"lock", "Resolve the manifest into envlock.lock.json (--check: report drift)", setup};
+}
+
+} // namespace envlock::cli::lock_command

@@ -1,6 +1,6 @@
 // envlock node [--format text|json] [-o FILE] [--check --lock FILE]: the facts of this host, and
 // whether they meet the lock's expect.host (docs/manual/node.md).
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/colour.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
@@ -15,7 +15,7 @@
 #include <sstream>
 #include <unistd.h>
 
-namespace envlock::cli {
+namespace envlock::cli::node_command {
 
 namespace {
 
@@ -91,28 +91,30 @@ Result<ExitCode> run_node(const NodeOptions& o) {
   return verify::summarize(checks).failed > 0 ? ExitCode::failed : ExitCode::ok;
 }
 
-const RegisterCommand k_register{{
-    "node",
-    "Show this host's hardware, firmware, OS, driver, GPU and tool versions; --check them",
-    [](CLI::App& app) -> Runner {
-      auto o = std::make_shared<NodeOptions>();
-      cmdline::add_format_option(app, o->format, {"text", "json"},
-                                 "default: by -o's extension, else text; json: "
-                                 "docs/formats/node-facts.md");
-      cmdline::add_output_option(app, o->output,
-                                 "Write the facts here; - for standard output (default: "
-                                 "standard output)");
-      cmdline::add_old_flag(app, "--json", "--format json", [o] { o->format = "json"; });
-      app.add_flag("--check", o->check, "Compare the facts with the lock's expect.host");
-      app.add_option("--lock", o->lock_path, "The lock for --check (default: envlock.lock.json)")
-          ->type_name("FILE");
-      cmdline::add_colour_option(app, o->colour);
-      cmdline::set_footer(app, "envlock node --check --lock envlock.lock.json",
-                          "docs/manual/node.md");
-      return [o] { return run_node(*o); };
-    },
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "node",
+      "Show this host's hardware, firmware, OS, driver, GPU and tool versions; --check them",
+      [](CLI::App& app) -> Runner {
+        auto o = std::make_shared<NodeOptions>();
+        cmdline::add_format_option(app, o->format, {"text", "json"},
+                                   "default: by -o's extension, else text; json: "
+                                   "docs/formats/node-facts.md");
+        cmdline::add_output_option(app, o->output,
+                                   "Write the facts here; - for standard output (default: "
+                                   "standard output)");
+        cmdline::add_old_flag(app, "--json", "--format json", [o] { o->format = "json"; });
+        app.add_flag("--check", o->check, "Compare the facts with the lock's expect.host");
+        app.add_option("--lock", o->lock_path, "The lock for --check (default: envlock.lock.json)")
+            ->type_name("FILE");
+        cmdline::add_colour_option(app, o->colour);
+        cmdline::set_footer(app, "envlock node --check --lock envlock.lock.json",
+                            "docs/manual/node.md");
+        return [o] { return run_node(*o); };
+      },
+  };
+}
+
+} // namespace envlock::cli::node_command

@@ -1,6 +1,6 @@
 // `envlock provenance`: the SLSA provenance statement of a build; `provenance sign` wraps it in a
 // signed DSSE envelope and `provenance verify` checks one (docs/manual/provenance.md).
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
@@ -12,7 +12,7 @@
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::provenance_command {
 
 namespace {
 
@@ -134,16 +134,18 @@ Runner setup_verify(CLI::App& app) {
   return [args] { return run_verify(*args); };
 }
 
-const RegisterCommand k_register{{
-    "provenance",
-    "Write, sign or verify the SLSA provenance of a build",
-    setup,
-    {
-        {"sign", "Sign a statement into a DSSE envelope", setup_sign},
-        {"verify", "Check a signed envelope", setup_verify},
-    },
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "provenance",
+      "Write, sign or verify the SLSA provenance of a build",
+      setup,
+      {
+          {"sign", "Sign a statement into a DSSE envelope", setup_sign},
+          {"verify", "Check a signed envelope", setup_verify},
+      },
+  };
+}
+
+} // namespace envlock::cli::provenance_command

@@ -1,6 +1,6 @@
 // `envlock render`: writes the Dockerfile of the lock (docs/manual/render.md).
 #include "build/render.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "util/fs.hpp"
@@ -8,7 +8,7 @@
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::render_command {
 
 namespace {
 
@@ -63,9 +63,10 @@ Runner setup(CLI::App& app) {
   return [options] { return run_render(*options); };
 }
 
-const RegisterCommand k_register{
-    {"render", "Write the Dockerfile of the lock, every reference pinned", setup}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {"render", "Write the Dockerfile of the lock, every reference pinned", setup};
+}
+
+} // namespace envlock::cli::render_command

@@ -1,5 +1,5 @@
 // envlock resolve IMAGE: what a tag points to, and the manifest for one platform.
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
@@ -10,7 +10,7 @@
 
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::resolve_command {
 
 namespace {
 
@@ -47,28 +47,31 @@ Result<ExitCode> run_resolve(const ResolveArgs& args) {
   return ExitCode::ok;
 }
 
-const RegisterCommand k_register{{
-    "resolve",
-    "Print the digest an image reference points to, and its manifest for one platform",
-    [](CLI::App& app) -> Runner {
-      auto args = std::make_shared<ResolveArgs>();
-      app.add_option("image", args->image, "Image reference, e.g. nvcr.io/nvidia/pytorch:24.05-py3")
-          ->required();
-      app.add_option("--platform", args->platform, "OS/ARCH[/VARIANT] (default linux/amd64)")
-          ->type_name("PLATFORM");
-      cmdline::add_format_option(app, args->format, {"text", "json"},
-                                 "default: by -o's extension, else text; json is canonical");
-      cmdline::add_output_option(app, args->output,
-                                 "Write the answer here; - for standard output (default: "
-                                 "standard output)");
-      cmdline::add_old_flag(app, "--json", "--format json", [args] { args->format = "json"; });
-      add_registry_options(app, args->registry);
-      cmdline::set_footer(app, "envlock resolve nvcr.io/nvidia/pytorch:26.06-py3 --format json",
-                          "docs/manual/resolve.md");
-      return [args] { return run_resolve(*args); };
-    },
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "resolve",
+      "Print the digest an image reference points to, and its manifest for one platform",
+      [](CLI::App& app) -> Runner {
+        auto args = std::make_shared<ResolveArgs>();
+        app.add_option("image", args->image,
+                       "Image reference, e.g. nvcr.io/nvidia/pytorch:24.05-py3")
+            ->required();
+        app.add_option("--platform", args->platform, "OS/ARCH[/VARIANT] (default linux/amd64)")
+            ->type_name("PLATFORM");
+        cmdline::add_format_option(app, args->format, {"text", "json"},
+                                   "default: by -o's extension, else text; json is canonical");
+        cmdline::add_output_option(app, args->output,
+                                   "Write the answer here; - for standard output (default: "
+                                   "standard output)");
+        cmdline::add_old_flag(app, "--json", "--format json", [args] { args->format = "json"; });
+        add_registry_options(app, args->registry);
+        cmdline::set_footer(app, "envlock resolve nvcr.io/nvidia/pytorch:26.06-py3 --format json",
+                            "docs/manual/resolve.md");
+        return [args] { return run_resolve(*args); };
+      },
+  };
+}
+
+} // namespace envlock::cli::resolve_command

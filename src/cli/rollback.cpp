@@ -1,7 +1,7 @@
 // `envlock rollback check`: can the previous environment still be retrieved (its image digests in
 // the registry, its .sqsh on disk)? docs/manual/rollback.md.
 #include "build/build_result.hpp"
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
@@ -15,7 +15,7 @@
 #include <memory>
 #include <unistd.h>
 
-namespace envlock::cli {
+namespace envlock::cli::rollback_command {
 
 namespace {
 
@@ -79,14 +79,16 @@ Runner setup_check(CLI::App& app) {
   return [args] { return run_rollback_check(*args); };
 }
 
-const RegisterCommand k_register{{
-    "rollback",
-    "Check that the previous environment can still be retrieved",
-    nullptr,
-    {{"check", "Check the previous image digests in the registry and the previous .sqsh on disk",
-      setup_check}},
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "rollback",
+      "Check that the previous environment can still be retrieved",
+      nullptr,
+      {{"check", "Check the previous image digests in the registry and the previous .sqsh on disk",
+        setup_check}},
+  };
+}
+
+} // namespace envlock::cli::rollback_command

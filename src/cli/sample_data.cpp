@@ -1,13 +1,13 @@
 // `envlock sample-data`: writes a small deterministic token file in Megatron-LM's indexed dataset
 // format (docs/manual/sample-data.md), the data of the resume check.
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "dataset/indexed_dataset.hpp"
 
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::sample_data_command {
 
 namespace {
 
@@ -50,9 +50,11 @@ Runner setup(CLI::App& app) {
   return [options] { return run_sample_data(*options); };
 }
 
-const RegisterCommand k_register{
-    {"sample-data", "Write a small deterministic token file (Megatron indexed dataset)", setup}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {"sample-data", "Write a small deterministic token file (Megatron indexed dataset)",
+          setup};
+}
+
+} // namespace envlock::cli::sample_data_command

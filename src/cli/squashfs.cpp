@@ -1,7 +1,7 @@
 // envlock squashfs: the Enroot image of a pinned image, its checksum and its tree digest
 // (docs/manual/squashfs.md). Subcommands: `digest` (tree digest of a folder or .sqsh) and
 // `verify` (offline check of a .sqsh against squashfs-result.json or the lock).
-#include "cli/command.hpp"
+#include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/source_date_epoch.hpp"
 #include "cli/status_stream.hpp"
@@ -21,7 +21,7 @@
 #include <memory>
 #include <optional>
 
-namespace envlock::cli {
+namespace envlock::cli::squashfs_command {
 
 namespace {
 
@@ -324,16 +324,18 @@ Runner setup_verify(CLI::App& app) {
   return [args] { return run_verify(*args); };
 }
 
-const RegisterCommand k_register{{
-    "squashfs",
-    "Make the Enroot .sqsh of a pinned image, with its checksum and tree digest",
-    setup_squashfs,
-    {
-        {"digest", "Print the tree digest of a folder or .sqsh", setup_digest},
-        {"verify", "Check a .sqsh offline", setup_verify},
-    },
-}};
-
 } // namespace
 
-} // namespace envlock::cli
+CommandSpec spec() {
+  return {
+      "squashfs",
+      "Make the Enroot .sqsh of a pinned image, with its checksum and tree digest",
+      setup_squashfs,
+      {
+          {"digest", "Print the tree digest of a folder or .sqsh", setup_digest},
+          {"verify", "Check a .sqsh offline", setup_verify},
+      },
+  };
+}
+
+} // namespace envlock::cli::squashfs_command

@@ -7,8 +7,6 @@
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
-#include <cstdlib>
-
 namespace envlock::importer {
 
 namespace fs = std::filesystem;
@@ -84,9 +82,9 @@ Status read_registry(const Reader& reader, const Field& field, const fs::path& b
 
 Status read_keys(const manifest::SourceText& source, const Reader& reader, const Field& root,
                  const fs::path& base, ImporterConfig& config) {
-  ENVLOCK_TRY(reader.only_keys(root, {"locks", "policy", "cache", "cache_max_bytes", "sqsh_dirs",
-                                      "public_key", "registry", "lock_timeout_seconds",
-                                      "hold_expiry_seconds"}));
+  ENVLOCK_TRY(reader.only_keys(root, {"locks", "policy", "cache", "cache_max_bytes", "shared_cache",
+                                      "sqsh_dirs", "on_corrupt", "log", "public_key", "registry",
+                                      "lock_timeout_seconds", "hold_expiry_seconds"}));
   ENVLOCK_TRY_ASSIGN(const Field locks, reader.require(root, "locks"));
   ENVLOCK_TRY_ASSIGN(config.locks, path_list(reader, locks, base));
   if (config.locks.empty()) {
@@ -115,8 +113,26 @@ Status read_keys(const manifest::SourceText& source, const Reader& reader, const
     }
     config.cache_max_bytes = static_cast<std::uint64_t>(bytes);
   }
+  if (const auto shared = reader.find(root, "shared_cache")) {
+    ENVLOCK_TRY_ASSIGN(const std::string text, reader.non_empty_string(*shared));
+    config.shared_cache = resolve(base, text);
+  }
   if (const auto dirs = reader.find(root, "sqsh_dirs")) {
     ENVLOCK_TRY_ASSIGN(config.sqsh_dirs, path_list(reader, *dirs, base));
+  }
+  if (const auto corrupt = reader.find(root, "on_corrupt")) {
+    ENVLOCK_TRY_ASSIGN(const std::string text, reader.string(*corrupt));
+    if (text == "fallback") {
+      config.on_corrupt = OnCorrupt::fallback;
+    } else if (text == "refuse") {
+      config.on_corrupt = OnCorrupt::refuse;
+    } else {
+      return reader.format_error(*corrupt, "fallback or refuse");
+    }
+  }
+  if (const auto log = reader.find(root, "log")) {
+    ENVLOCK_TRY_ASSIGN(const std::string text, reader.non_empty_string(*log));
+    config.log = resolve(base, text);
   }
   if (const auto key = reader.find(root, "public_key")) {
     ENVLOCK_TRY_ASSIGN(const std::string text, reader.non_empty_string(*key));
@@ -156,11 +172,6 @@ Result<ImporterConfig> parse_config(std::string_view text, const fs::path& file,
   const fs::path base = fs::absolute(file).parent_path();
   ENVLOCK_TRY(read_keys(source, reader, manifest::root_field(document), base, config));
   return config;
-}
-
-fs::path config_path() {
-  const char* value = std::getenv(k_config_variable);
-  return value != nullptr && *value != 0 ? fs::path(value) : fs::path(k_default_config);
 }
 
 Result<ImporterConfig> read_config(const fs::path& file) {

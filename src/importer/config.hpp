@@ -1,6 +1,7 @@
-// The importer's configuration, /etc/envlock/importer.yaml (or $ENVLOCK_IMPORTER_CONFIG):
-// which locks may be imported, what to do with an image none of them pins, where the cache is and
-// how big it may grow, where pre-distributed .sqsh files are, the provenance key and the registry
+// The importer's configuration, /etc/envlock/importer.yaml (config_choice.hpp says when
+// $ENVLOCK_IMPORTER_CONFIG may choose another file): which locks may be imported, what to do with
+// an image none of them pins, where the caches are and how big one may grow, where pre-distributed
+// .sqsh files are and what a corrupt one means, the audit log, the provenance key and the registry
 // options. docs/formats/importer-config.md describes every key. Read with the manifest module's
 // machinery, so a mistake is reported as FILE:LINE:COL with the line and a caret.
 #pragma once
@@ -26,14 +27,27 @@ enum class Policy { refuse, warn };
 // "refuse" or "warn".
 const char* to_string(Policy policy);
 
+// What a pre-distributed .sqsh whose sha256 differs from its record means for the job: it is
+// served from the shared cache or the registry (fallback, the default), or fails (refuse).
+enum class OnCorrupt { fallback, refuse };
+
+// Whom the configuration speaks for: the operator (the system file read under a job, whose paths
+// must be safe from the job's user) or whoever ran the importer by hand.
+enum class Trust { caller, system };
+
 struct ImporterConfig {
-  std::filesystem::path file;               // where it was read from
+  std::filesystem::path file; // where it was read from
+  std::string choice;         // what chose the file (config_choice.hpp)
+  Trust trust = Trust::caller;
   std::vector<std::filesystem::path> locks; // lock files, or folders of *.lock.json
   Policy policy = Policy::refuse;
-  std::string policy_origin;         // "FILE:LINE:COL", or "FILE (default)"
-  std::filesystem::path cache;       // the cache folder (each user gets CACHE/UID)
-  std::uint64_t cache_max_bytes = 0; // 0: no limit
+  std::string policy_origin;          // "FILE:LINE:COL", or "FILE (default)"
+  std::filesystem::path cache;        // the cache folder (each user gets CACHE/UID)
+  std::uint64_t cache_max_bytes = 0;  // 0: no limit
+  std::filesystem::path shared_cache; // root's cache shared by all users; empty: none
   std::vector<std::filesystem::path> sqsh_dirs;
+  OnCorrupt on_corrupt = OnCorrupt::fallback;
+  std::filesystem::path log;        // the audit log (audit.hpp); empty: syslog only
   std::filesystem::path public_key; // empty: no provenance check
   oci::RegistryOptions registry;
   int lock_timeout_seconds = 600;            // how long a get waits for another's import
@@ -45,10 +59,6 @@ struct ImporterConfig {
 // one of `secrets`).
 Result<ImporterConfig> parse_config(std::string_view text, const std::filesystem::path& file,
                                     util::SecretValues secrets = {});
-
-// The configuration file to read: $ENVLOCK_IMPORTER_CONFIG when set and not empty, else
-// /etc/envlock/importer.yaml.
-std::filesystem::path config_path();
 
 // Reads and parses the file (links followed; a FIFO, a device or a socket refused), hiding the
 // lines that hold a secret envlock knows (oci::known_secrets()); an input error names it when it

@@ -30,26 +30,6 @@ private:
   fs::path m_path;
 };
 
-ImageRecord record_of(const ImportJob& job, const squashfs::SquashResult& r) {
-  ImageRecord record;
-  record.name = job.pin.image.name();
-  record.tag = job.pin.image.tag;
-  record.digest = job.pin.image.digest;
-  record.manifest_digest = r.manifest_digest;
-  record.platform = job.pin.platform;
-  record.lock_path = job.pin.lock_path.string();
-  record.lock_sha256 = job.pin.lock_sha256;
-  record.pin = job.pin.role;
-  record.sqsh_file = job.key + ".sqsh";
-  record.sha256 = r.sha256;
-  record.size = r.size;
-  record.tree_digest = r.tree_digest;
-  record.expected_from = job.expected.sha256.empty() ? "first import" : job.expected.source;
-  record.squash_options = job.pin.settings.squash_options;
-  record.source_date_epoch = job.pin.settings.source_date_epoch;
-  return record;
-}
-
 Result<fs::path> make_stage(const Cache& cache, const std::string& key) {
   std::string pattern =
       (cache.tmp() / (key + "." + std::to_string(::getpid()) + ".XXXXXX")).string();
@@ -61,6 +41,27 @@ Result<fs::path> make_stage(const Cache& cache, const std::string& key) {
 }
 
 } // namespace
+
+ImageRecord image_record_for(const Pin& pin, const Expectation& expected, const std::string& key,
+                             const squashfs::SquashResult& r) {
+  ImageRecord record;
+  record.name = pin.image.name();
+  record.tag = pin.image.tag;
+  record.digest = pin.image.digest;
+  record.manifest_digest = r.manifest_digest;
+  record.platform = pin.platform;
+  record.lock_path = pin.lock_path.string();
+  record.lock_sha256 = pin.lock_sha256;
+  record.pin = pin.role;
+  record.sqsh_file = key + ".sqsh";
+  record.sha256 = r.sha256;
+  record.size = r.size;
+  record.tree_digest = r.tree_digest;
+  record.expected_from = expected.sha256.empty() ? "first import" : expected.source;
+  record.squash_options = pin.settings.squash_options;
+  record.source_date_epoch = pin.settings.source_date_epoch;
+  return record;
+}
 
 Result<ImageRecord> import_image(const ImportJob& job) {
   const Cache& cache = *job.cache;
@@ -85,7 +86,7 @@ Result<ImageRecord> import_image(const ImportJob& job) {
                      run_squashfs(tool, squash, [&](const std::string& warning) {
                        job.note("warning: " + warning);
                      }));
-  const ImageRecord record = record_of(job, result);
+  const ImageRecord record = image_record_for(job.pin, job.expected, job.key, result);
   if (!job.expected.sha256.empty() && record.sha256 != job.expected.sha256) {
     ENVLOCK_TRY(write_record(squash.output.string() + ".json", record));
     ENVLOCK_TRY_ASSIGN(const fs::path moved, quarantine_image(cache, job.key, squash.output));

@@ -27,6 +27,10 @@ struct ImportJob {
   std::function<void(const std::string&)> note;
 };
 
+// The record of `pin` squashed as `result` under `key`, checked against `expected`.
+ImageRecord image_record_for(const Pin& pin, const Expectation& expected, const std::string& key,
+                             const squashfs::SquashResult& result);
+
 // Imports and publishes the image; call with the key's lock held. A check failure (exit 1) when
 // the import's sha256 differs from the expected one (the import is quarantined); otherwise the
 // errors of the squashfs pipeline.

@@ -8,7 +8,9 @@
 #include "importer/import_image.hpp"
 #include "importer/pins.hpp"
 #include "importer/record.hpp"
+#include "importer/shared_cache.hpp"
 #include "importer/stamp.hpp"
+#include "importer/trusted_path.hpp"
 #include "importer/unpinned.hpp"
 #include "util/fs.hpp"
 
@@ -39,17 +41,18 @@ void remove_entry(const Cache& cache, const std::string& key) {
   fs::remove(cache.stamp(cache.image(key)), ec);
 }
 
-// The cached image of `key`, checked; nothing when the cache does not hold it (or only part).
-Result<bool> use_cached(const Context& c, const Cache& cache, const std::string& key,
-                        const Expectation& expected) {
+// The sha256 of the cached image of `key`, checked; nothing when the cache does not hold it (or
+// only part of it).
+Result<std::optional<std::string>> use_cached(const Context& c, const Cache& cache,
+                                              const std::string& key, const Expectation& expected) {
   const fs::path image = cache.image(key);
   if (!util::path_exists(image) || !util::path_exists(cache.record(key))) {
-    return false;
+    return std::optional<std::string>();
   }
   auto record = read_record(cache.record(key));
   if (!record) {
     c.note("warning: " + record.error().message + "; importing the image again");
-    return false;
+    return std::optional<std::string>();
   }
   const std::string want = expected.sha256.empty() ? record->sha256 : expected.sha256;
   const std::string source =
@@ -61,17 +64,51 @@ Result<bool> use_cached(const Context& c, const Cache& cache, const std::string&
                         " (from " + source + "); moved to " + moved.string() +
                         "; the next get imports the image again");
   }
-  return true;
+  return std::optional<std::string>(want);
+}
+
+// The pre-distributed image, when it is there and right. A corrupt one is reported and, unless
+// on_corrupt is refuse, left for the shared cache or the registry to stand in for.
+Result<std::optional<GetOutcome>> use_distributed(const Context& c, const Cache& cache,
+                                                  const Expectation& expected) {
+  if (!expected.distributed || !util::path_exists(expected.distributed->sqsh)) {
+    return std::optional<GetOutcome>();
+  }
+  const fs::path sqsh = expected.distributed->sqsh;
+  auto checked = check_foreign(cache, sqsh, expected.sha256, expected.source);
+  if (checked) {
+    return std::optional<GetOutcome>(
+        GetOutcome{fs::absolute(sqsh), Source::distributed, expected.sha256});
+  }
+  if (checked.error().code != ExitCode::failed || c.config.on_corrupt == OnCorrupt::refuse) {
+    return checked.error();
+  }
+  ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(sqsh, cache.stamp(sqsh)));
+  c.note("warning: corrupt pre-distributed image " + sqsh.string() + ": sha256 " + hashed.sha256 +
+         ", expected " + expected.sha256 + " (from " + expected.source +
+         "); the job gets the image from the shared cache or the registry instead (on_corrupt: "
+         "fallback)");
+  return std::optional<GetOutcome>();
 }
 
 Result<GetOutcome> get_through_cache(const Context& c, const Pin& pin,
                                      const Expectation& expected) {
   ENVLOCK_TRY_ASSIGN(const Cache cache, Cache::open(c.config.cache, c.uid));
-  if (expected.distributed && util::path_exists(expected.distributed->sqsh)) {
-    ENVLOCK_TRY(check_foreign(cache, expected.distributed->sqsh, expected.sha256, expected.source));
-    return GetOutcome{fs::absolute(expected.distributed->sqsh), Source::distributed};
+  ENVLOCK_TRY_ASSIGN(const auto distributed, use_distributed(c, cache, expected));
+  if (distributed) {
+    return *distributed;
   }
   const std::string key = cache_key(pin.platform_digest, pin.platform, pin.settings);
+  if (!c.config.shared_cache.empty()) {
+    const SharedLookup shared = shared_lookup(c.config.shared_cache, key, expected.sha256, &cache,
+                                              std::chrono::seconds(c.config.lock_timeout_seconds));
+    if (shared.hit) {
+      return GetOutcome{shared.hit->sqsh, Source::shared, shared.hit->sha256};
+    }
+    if (!shared.problem.empty()) {
+      c.note("warning: " + shared.problem + "; using this user's cache");
+    }
+  }
   const std::string shown = pin.image.name() + "@" + pin.platform_digest;
   ENVLOCK_TRY_ASSIGN(
       const FileLock lock,
@@ -80,12 +117,14 @@ Result<GetOutcome> get_through_cache(const Context& c, const Pin& pin,
                           c.note("waiting for another get of " + shown +
                                  (holder > 0 ? " (pid " + std::to_string(holder) + ")" : ""));
                         }));
-  ENVLOCK_TRY_ASSIGN(const bool cached, use_cached(c, cache, key, expected));
+  ENVLOCK_TRY_ASSIGN(const auto cached, use_cached(c, cache, key, expected));
   Source source = Source::cached;
+  std::string sha256 = cached.value_or("");
   if (!cached) {
     remove_entry(cache, key);
     ImportJob job{&cache, key, pin, expected, c.config.registry, c.note};
-    ENVLOCK_TRY(import_image(job));
+    ENVLOCK_TRY_ASSIGN(const ImageRecord imported, import_image(job));
+    sha256 = imported.sha256;
     source = Source::imported;
   }
   touch_used(cache, key);
@@ -101,7 +140,19 @@ Result<GetOutcome> get_through_cache(const Context& c, const Pin& pin,
              ", with " + std::to_string(evicted.kept_in_use) + " image(s) in use");
     }
   }
-  return GetOutcome{cache.image(key), source};
+  return GetOutcome{cache.image(key), source, sha256};
+}
+
+// Tells the audit line which pin answered.
+void note_pin(const Context& c, const Pin& pin) {
+  if (c.audit == nullptr) {
+    return;
+  }
+  c.audit->pin_role = pin.role;
+  c.audit->pin_lock = pin.lock_path.string();
+  c.audit->pin_lock_sha256 = pin.lock_sha256;
+  c.audit->pin_digest = pin.image.digest;
+  c.audit->pin_manifest_digest = pin.platform_digest;
 }
 
 Result<GetOutcome> get_path(const Context& c, const Catalogue& catalogue, const ImageUri& uri) {
@@ -120,12 +171,15 @@ Result<GetOutcome> get_path(const Context& c, const Catalogue& catalogue, const 
                                    : "no squashfs-result.json beside it names it, so it";
     ENVLOCK_TRY(apply_policy(c, catalogue, uri.text + ": " + why + " is pinned by no lock"));
     if (!record) {
-      return GetOutcome{path, Source::path};
+      return GetOutcome{path, Source::path, ""};
     }
+  }
+  if (pin) {
+    note_pin(c, *pin);
   }
   ENVLOCK_TRY_ASSIGN(const Cache cache, Cache::open(c.config.cache, c.uid));
   ENVLOCK_TRY(check_foreign(cache, path, record->result.sha256, record->record.string()));
-  return GetOutcome{path, Source::path};
+  return GetOutcome{path, Source::path, record->result.sha256};
 }
 
 } // namespace
@@ -134,6 +188,8 @@ const char* to_string(Source source) {
   switch (source) {
   case Source::distributed:
     return "pre-distributed";
+  case Source::shared:
+    return "shared";
   case Source::cached:
     return "cached";
   case Source::imported:
@@ -157,12 +213,36 @@ Result<GetOutcome> get(const Context& c, std::string_view text) {
   } else {
     ENVLOCK_TRY_ASSIGN(pin, unpinned_image(c, catalogue, uri));
   }
-  const SqshDirScan scan = scan_sqsh_dirs(c.config.sqsh_dirs);
+  note_pin(c, pin);
+  ENVLOCK_TRY_ASSIGN(const Expectation expected, expectation_of(c, pin));
+  return get_through_cache(c, pin, expected);
+}
+
+std::vector<fs::path> usable_sqsh_dirs(const Context& c) {
+  if (c.config.trust != Trust::system) {
+    return c.config.sqsh_dirs;
+  }
+  std::vector<fs::path> out;
+  for (const auto& dir : c.config.sqsh_dirs) {
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) {
+      out.push_back(dir); // scan_sqsh_dirs says it is missing
+    } else if (auto problem = untrusted_because(dir)) {
+      c.note("warning: sqsh_dirs entry ignored: " + *problem +
+             "; a user could plant records in it");
+    } else {
+      out.push_back(dir);
+    }
+  }
+  return out;
+}
+
+Result<Expectation> expectation_of(const Context& c, const Pin& pin) {
+  const SqshDirScan scan = scan_sqsh_dirs(usable_sqsh_dirs(c));
   for (const auto& warning : scan.warnings) {
     c.note("warning: " + warning);
   }
-  ENVLOCK_TRY_ASSIGN(const Expectation expected, expectation_for(pin, c.config, scan));
-  return get_through_cache(c, pin, expected);
+  return expectation_for(pin, c.config, scan);
 }
 
 Result<int> release(const Context& c) {

@@ -25,9 +25,11 @@ nlohmann::json stamp_json(const std::filesystem::path& path, const FileIdentity&
           {"mtime_ns", id.mtime_ns},  {"ctime_ns", id.ctime_ns}};
 }
 
-// The sha256 a stamp vouches for, when it is for `path` and `id`.
-std::optional<std::string> stamped(const std::filesystem::path& stamp,
-                                   const std::filesystem::path& path, const FileIdentity& id) {
+} // namespace
+
+std::optional<std::string> stamped_sha256(const std::filesystem::path& stamp,
+                                          const std::filesystem::path& path,
+                                          const FileIdentity& id) {
   if (!util::path_exists(stamp)) {
     return std::nullopt;
   }
@@ -46,7 +48,16 @@ std::optional<std::string> stamped(const std::filesystem::path& stamp,
   return sha;
 }
 
-} // namespace
+FileIdentity identity_of(const struct stat& st) {
+  return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+                      static_cast<std::uint64_t>(st.st_size), nanoseconds(st.st_mtim),
+                      nanoseconds(st.st_ctim)};
+}
+
+Status write_stamp_of(const std::filesystem::path& stamp, const std::filesystem::path& path,
+                      const FileIdentity& id, const std::string& sha256, unsigned mode) {
+  return util::write_file_atomic(stamp, util::canonical_json(stamp_json(path, id, sha256)), mode);
+}
 
 Result<FileIdentity> identify(const std::filesystem::path& path) {
   struct stat st {};
@@ -59,15 +70,13 @@ Result<FileIdentity> identify(const std::filesystem::path& path) {
   if (!S_ISREG(st.st_mode)) {
     return input_error(path.string() + ": not a regular file");
   }
-  return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
-                      static_cast<std::uint64_t>(st.st_size), nanoseconds(st.st_mtim),
-                      nanoseconds(st.st_ctim)};
+  return identity_of(st);
 }
 
 Result<Hashed> verified_sha256(const std::filesystem::path& path,
                                const std::filesystem::path& stamp) {
   ENVLOCK_TRY_ASSIGN(const FileIdentity before, identify(path));
-  if (auto sha = stamped(stamp, path, before)) {
+  if (auto sha = stamped_sha256(stamp, path, before)) {
     return Hashed{*sha, before.size, true};
   }
   ENVLOCK_TRY_ASSIGN(const std::string sha, util::sha256_file_hex(path));

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <sys/stat.h>
 
 namespace envlock::importer {
 
@@ -25,6 +26,9 @@ struct FileIdentity {
   std::int64_t ctime_ns = 0;
   bool operator==(const FileIdentity&) const = default;
 };
+
+// The identity stat(2) or fstat(2) gave.
+FileIdentity identity_of(const struct stat& st);
 
 // The identity of the file at `path`; an environment error when it cannot be stat'ed (an input
 // error when it does not exist or is not a regular file).
@@ -41,6 +45,15 @@ struct Hashed {
 // (atomically). An environment error when the file changes while it is hashed.
 Result<Hashed> verified_sha256(const std::filesystem::path& path,
                                const std::filesystem::path& stamp);
+
+// The sha256 the stamp at `stamp` vouches for, when it is a stamp of `path` with identity `id`.
+std::optional<std::string> stamped_sha256(const std::filesystem::path& stamp,
+                                          const std::filesystem::path& path,
+                                          const FileIdentity& id);
+
+// Writes the stamp of `path` with identity `id` and sha256 `sha256` (atomically, with `mode`).
+Status write_stamp_of(const std::filesystem::path& stamp, const std::filesystem::path& path,
+                      const FileIdentity& id, const std::string& sha256, unsigned mode = 0600);
 
 // Writes the stamp of a file whose sha256 is known (just computed by whoever wrote it).
 Status write_stamp(const std::filesystem::path& stamp, const std::filesystem::path& path,

@@ -8,9 +8,13 @@
 # gets, eight concurrent gets importing once, a corrupted cache entry quarantined and imported
 # again, unpinned images refused with the policy named (and let through with warn), release
 # twice, a SIGKILL mid-import, pre-distributed images, LRU eviction that spares held images,
-# configuration errors, and `srun -N4` on the four-node Slurm cluster with a cache per node.
+# configuration errors, and `srun -N4` on the four-node Slurm cluster with a cache per node. Then
+# the shared cluster: the operator's /etc/envlock/importer.yaml is the only one read under a job
+# (the suite runs in its own mount namespace with a private /etc, lib/private_etc.sh), the audit
+# log, and the shared cache attacked by a real non-root user the suite creates.
 . "$REPO/tests/e2e/lib.sh"
-need_tools python3 umoci skopeo mksquashfs docker-registry curl sha256sum
+need_tools python3 umoci skopeo mksquashfs docker-registry curl sha256sum setpriv useradd
+private_etc
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
 [ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
 export TMPDIR=$WORK/tmp
@@ -18,7 +22,7 @@ mkdir -p "$TMPDIR" "$WORK/bin" "$WORK/locks" "$WORK/images"
 E=1700000000
 IMPORTER=${ENVLOCK_IMPORTER:-$(dirname "$ENVLOCK")/envlock-importer}
 [ -x "$IMPORTER" ] || skip "no envlock-importer binary at $IMPORTER"
-CFG=$WORK/importer.yaml
+CFG=/etc/envlock/importer.yaml
 
 img_layout "$WORK/layout" sample >/dev/null || { fail "make sample layout" "python3"; finish; }
 img_layout "$WORK/layout-dev" device >/dev/null || { fail "make device layout" "python3"; finish; }
@@ -58,6 +62,7 @@ registry:
 lock_timeout_seconds: 60
 ${2:-}
 Y
+  chmod 644 "$CFG"
 }
 mkdir -p "$WORK/cache"
 write_config "$WORK/cache"
@@ -67,7 +72,7 @@ CACHE=$WORK/cache/$(id -u)
 pyxis() {
   local job=$1; shift
   env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    ENVLOCK_IMPORTER_CONFIG="$CFG" TMPDIR="$TMPDIR" SLURM_JOB_ID="$job" SLURM_STEP_ID=0 \
+    TMPDIR="$TMPDIR" SLURM_JOB_ID="$job" SLURM_STEP_ID=0 \
     SLURM_JOB_UID="$(id -u)" SLURM_JOB_GID="$(id -g)" PYXIS_RUNTIME_PATH=/run/pyxis \
     PYXIS_VERSION=0.24.0 "$IMPORTER" "$@" </dev/null
 }
@@ -196,9 +201,17 @@ check_contains "$p_err" "pre-distributed, sha256 checked" "stderr says pre-distr
 run_cmd p pyxis 501 get "$WORK/images/train/train.sqsh"
 check_eq "$p_rc:$p_out" "0:$WORK/images/train/train.sqsh" "a .sqsh path with its squashfs-result.json is checked and named"
 printf 'X' | dd of="$WORK/images/train/train.sqsh" bs=1 seek=4096 conv=notrunc 2>/dev/null
+write_config "$WORK/cache" "on_corrupt: refuse"
 run_cmd p pyxis 502 get "$URI"
-check_eq "$p_rc:$p_out" "1:" "a corrupted pre-distributed .sqsh is refused"
+check_eq "$p_rc:$p_out" "1:" "on_corrupt: refuse: a corrupted pre-distributed .sqsh fails the job"
 check_contains "$p_err" "envlock: error: $WORK/images/train/train.sqsh: sha256 $BAD_SHA, expected $REF_SHA (from $WORK/images/train/train.squashfs-result.json); refusing it" "its message"
+write_config "$WORK/cache"
+run_cmd p pyxis 502 get "$URI"
+check_eq "$p_rc:$p_out" "0:$SQSH" "by default the job gets the pinned image from the cache instead"
+check_contains "$p_err" "envlock importer: warning: corrupt pre-distributed image $WORK/images/train/train.sqsh: sha256 $BAD_SHA, expected $REF_SHA (from $WORK/images/train/train.squashfs-result.json); the job gets the image from the shared cache or the registry instead (on_corrupt: fallback)" "and says the pre-distributed file is corrupt"
+run_cmd p "$IMPORTER" scan
+check_eq "$p_rc" 1 "scan (the health check's) finds the corrupt file (exit 1)"
+check_contains "$p_err" "envlock importer: warning: corrupt pre-distributed image $WORK/images/train/train.sqsh: sha256 $BAD_SHA, expected $REF_SHA" "and names it"
 cp "$WORK/ref.sqsh" "$WORK/stray.sqsh"
 run_cmd p pyxis 503 get "$WORK/stray.sqsh"
 check_eq "$p_rc" 1 "a .sqsh with no record beside it is refused"
@@ -223,23 +236,131 @@ check_eq "$(ls "$CACHE/images" | grep -c '\.sqsh$')" 2 "both images stay while j
 rm -f "$WORK/locks/dev.lock.json"
 write_config "$WORK/cache"
 
-# ---- configuration errors: FILE:LINE:COL, exit 2
+# ---- configuration errors: FILE:LINE:COL, exit 2, naming what chose the file
 printf 'locks: [%s]\ncache: %s\npolicy: refuse-all\n' "$WORK/locks" "$WORK/cache" >"$WORK/bad.yaml"
 run_cmd b env ENVLOCK_IMPORTER_CONFIG="$WORK/bad.yaml" "$IMPORTER" get "$URI"
 check_eq "$b_rc:$b_out" "2:" "a bad configuration exits 2"
-check_eq "$b_err" "envlock: error: $WORK/bad.yaml:3:9: 'policy' must be refuse or warn, got 'refuse-all'
+check_eq "$b_err" "envlock: error: importer configuration (chosen by ENVLOCK_IMPORTER_CONFIG): $WORK/bad.yaml:3:9: 'policy' must be refuse or warn, got 'refuse-all'
 policy: refuse-all
-        ^" "the error is located"
+        ^" "the error is located and says what chose the file"
 run_cmd b pyxis 701 get "dockerd://ubuntu"
 check_eq "$b_rc" 2 "a dockerd:// URI exits 2"
+run_cmd b env ENVLOCK_IMPORTER_CONFIG="$WORK/none.yaml" "$IMPORTER" get "$URI"
+check_eq "$b_rc:$b_err" "2:envlock: error: importer configuration (chosen by ENVLOCK_IMPORTER_CONFIG): $WORK/none.yaml: No such file or directory" "a missing configuration is named, with what chose it"
 run_cmd b env ENVLOCK_IMPORTER_CONFIG="$WORK/none.yaml" "$IMPORTER" release
-check_eq "$b_rc:$b_err" "2:envlock: error: $WORK/none.yaml: No such file or directory" "a missing configuration is named"
+check_eq "$b_rc:$b_out" "0:" "release never fails for a broken configuration: nothing was got with it"
+
+# ---- the policy is the operator's: under a job only /etc/envlock/importer.yaml is read
+printf 'locks: [%s]\ncache: %s\npolicy: warn\nregistry: {insecure: [%s]}\n' "$WORK/locks" "$WORK/cache" "$IMG_REGISTRY" >"$WORK/my-warn.yaml"
+run_cmd a env -i PATH="$PATH" TMPDIR="$TMPDIR" SLURM_JOB_ID=801 SLURM_STEP_ID=0 ENVLOCK_IMPORTER_CONFIG="$WORK/my-warn.yaml" \
+  PYXIS_VERSION=0.24.0 "$IMPORTER" get "docker://$IMG_REGISTRY#test/unpinned:v1"
+check_eq "$a_rc:$a_out" "1:" "the attack: a job's ENVLOCK_IMPORTER_CONFIG=my-warn.yaml does not let an unpinned image through"
+check_contains "$a_err" "envlock importer: warning: ENVLOCK_IMPORTER_CONFIG=$WORK/my-warn.yaml ignored: under a Slurm job only /etc/envlock/importer.yaml is read" "it says the variable was ignored"
+check_contains "$a_err" "policy 'refuse' ($CFG (default)) refuses it" "the operator's policy refused it"
+run_cmd a env -i PATH="$PATH" TMPDIR="$TMPDIR" SLURM_STEP_ID=0 SLURM_JOB_UID=0 ENVLOCK_IMPORTER_CONFIG="$WORK/my-warn.yaml" \
+  "$IMPORTER" get "docker://$IMG_REGISTRY#test/unpinned:v1"
+check_eq "$a_rc" 1 "unsetting SLURM_JOB_ID does not help: Pyxis sets SLURM_JOB_UID and PYXIS_VERSION"
+run_cmd a env -i PATH="$PATH" TMPDIR="$TMPDIR" ENVLOCK_IMPORTER_CONFIG="$WORK/my-warn.yaml" \
+  "$IMPORTER" get "docker://$IMG_REGISTRY#test/unpinned:v1"
+check_eq "$a_rc" 0 "outside a job the variable still chooses the file (an operator trying it)"
+chmod 666 "$CFG"
+run_cmd a pyxis 802 get "$URI"
+check_eq "$a_rc:$a_out" "3:" "a system configuration others can write is refused (exit 3)"
+check_eq "$a_err" "envlock: error: importer configuration (the system's, read under a Slurm job (SLURM_JOB_ID is set)): $CFG: writable by others (mode 0666); it must be owned by root and writable by no one else, with every folder above it" "clearly"
+chmod 644 "$CFG"
+U1=$(test_user envlock-u1)
+chown envlock-u1 "$CFG"
+run_cmd a pyxis 803 get "$URI"
+check_eq "$a_rc:$a_err" "3:envlock: error: importer configuration (the system's, read under a Slurm job (SLURM_JOB_ID is set)): $CFG: owned by uid $U1, not root; it must be owned by root and writable by no one else, with every folder above it" "and so is one a user owns"
+run_cmd a pyxis 803 release
+check_eq "$a_rc" 0 "release still exits 0: the error comes once, from get"
+chown root "$CFG"
+
+# ---- the audit trail: one line per get and release, read back per job
+: >"$WORK/audit.log"
+chmod 622 "$WORK/audit.log"
+write_config "$WORK/cache" "log: $WORK/audit.log"
+run_cmd l pyxis 1234 get "$URI"
+run_cmd l pyxis 1234 release
+run_cmd l pyxis 1235 get "docker://$IMG_REGISTRY#test/unpinned:v1"
+check_eq "$(wc -l <"$WORK/audit.log")" 3 "three commands, three audit lines"
+run_cmd l "$IMPORTER" log --job 1234 --command get --format json
+check_eq "$l_rc" 0 "envlock-importer log --job 1234 finds the job"
+check_eq "$(printf '%s' "$l_out" | python3 -c 'import json,sys; e=json.load(sys.stdin)[0]; print(e["schema"], e["job"], e["step"], e["user"], e["image"], e["pin"]["role"], e["pin"]["manifest_digest"], e["sqsh"]["sha256"], e["outcome"])')" \
+  "envlock.importer-audit/v1 1234 0 root $URI base_image $D $REF_SHA ok" "which image job 1234 ran: the pin, its manifest and the .sqsh's sha256"
+run_cmd l "$IMPORTER" log --job 1235
+check_contains "$l_out" "get  refused  docker://$IMG_REGISTRY#test/unpinned:v1" "the refusal is on record"
+check_contains "$l_out" "error: docker://$IMG_REGISTRY#test/unpinned:v1: $IMG_REGISTRY/test/unpinned:v1 is pinned by no lock" "with its reason"
+run_cmd l "$IMPORTER" log --job 999
+check_eq "$l_rc" 1 "a job with no line: exit 1"
+
+# ---- one verified image per node, shared by every user; a real non-root user attacks it
+SHARED=$WORK/shared
+chmod 755 "$WORK"
+chmod 1777 "$WORK/cache" "$TMPDIR"
+write_config "$WORK/cache" "shared_cache: $SHARED
+log: $WORK/audit.log"
+run_cmd f pyxis 900 fill "$URI"
+check_eq "$f_rc" 0 "root fills the shared cache ($f_err)"
+SHARED_SQSH=$SHARED/sqsh/$REF_SHA.sqsh
+check_eq "$(stat -c '%U %a' "$SHARED_SQSH" "$SHARED/sqsh" "$SHARED")" "root 444
+root 755
+root 755" "the image is root's and read-only, named by its sha256, in folders only root can write"
+as_pyxis() { # USER JOB ARGS...: the importer as Pyxis runs it for USER's job
+  local user=$1 job=$2
+  shift 2
+  as_user "$user" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/nonexistent \
+    TMPDIR="$TMPDIR" SLURM_JOB_ID="$job" SLURM_STEP_ID=0 SLURM_JOB_UID="$(id -u "$user")" \
+    PYXIS_RUNTIME_PATH=/run/pyxis PYXIS_VERSION=0.24.0 "$IMPORTER" "$@" </dev/null
+}
+run_cmd s as_pyxis envlock-u1 901 get "$URI"
+check_eq "$s_rc:$s_out" "0:$SHARED_SQSH" "a user's get is served from the shared cache ($s_err)"
+check_contains "$s_err" "envlock importer: shared, sha256 checked: $SHARED_SQSH" "after the stamp check"
+check_eq "$(ls "$WORK/cache/$U1/images" | wc -l)" 0 "nothing was imported into the user's own cache"
+run_cmd s as_user envlock-u1 cp "$WORK/ref.sqsh" "$SHARED/sqsh/planted.sqsh"
+check_eq "$s_rc" 1 "a user cannot plant a file in the shared cache ($s_err)"
+run_cmd s as_user envlock-u1 mv "$SHARED_SQSH" "$SHARED/sqsh/x.sqsh"
+check_eq "$s_rc" 1 "nor rename one"
+# What a user could do if the folder let them: a file of their own under the trusted name.
+cp "$SHARED_SQSH" "$WORK/planted.sqsh"
+chown envlock-u1 "$WORK/planted.sqsh"
+mv -f "$WORK/planted.sqsh" "$SHARED_SQSH"
+run_cmd s as_pyxis envlock-u1 902 get "$URI"
+check_eq "$s_rc:$s_out" "0:$WORK/cache/$U1/images/$KEY.sqsh" "a file a user owns there is not used: the user's own cache stands in"
+check_contains "$s_err" "envlock importer: warning: shared cache entry not used: $SHARED_SQSH: owned by uid $U1, not root; using this user's cache" "and says why"
+run_cmd f pyxis 903 fill "$URI"
+check_contains "$f_err" "filling it again" "root's next fill replaces it"
+run_cmd s as_pyxis envlock-u1 904 get "$URI"
+check_eq "$s_out" "$SHARED_SQSH" "served from the shared cache again"
+# Replaced after it was verified: other bytes, root's, read-only, under the same name.
+cp "$SHARED_SQSH" "$WORK/swap.sqsh"
+printf 'X' | dd of="$WORK/swap.sqsh" bs=1 seek=4096 conv=notrunc 2>/dev/null
+chmod 444 "$WORK/swap.sqsh"
+mv -f "$WORK/swap.sqsh" "$SHARED_SQSH"
+run_cmd s as_pyxis envlock-u1 905 get "$URI"
+check_eq "$s_out" "$WORK/cache/$U1/images/$KEY.sqsh" "a file replaced after verification is not used"
+check_contains "$s_err" "envlock importer: warning: shared cache entry not used: $SHARED_SQSH: sha256 $BAD_SHA, not the $REF_SHA it is named by (replaced or corrupted after it was verified)" "its stamp no longer matched, so it was hashed"
+pyxis 906 fill "$URI" >/dev/null 2>&1
+# A symbolic link in the folder, to a file the user controls.
+cp "$WORK/ref.sqsh" "$WORK/user.sqsh"
+chown envlock-u1 "$WORK/user.sqsh"
+ln -sf "$WORK/user.sqsh" "$SHARED_SQSH"
+run_cmd s as_pyxis envlock-u1 907 get "$URI"
+check_eq "$s_out" "$WORK/cache/$U1/images/$KEY.sqsh" "a symbolic link there is not followed"
+check_contains "$s_err" "envlock importer: warning: shared cache entry not used: $SHARED_SQSH: a symbolic link; using this user's cache" "and says so"
+rm -f "$SHARED_SQSH"
+pyxis 908 fill "$URI" >/dev/null 2>&1
+check_eq "$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    e=json.loads(l)
+    if e["job"]=="907": print(e["user"], e["sqsh"]["source"], len(e["warnings"]))' "$WORK/audit.log")" "envlock-u1 cached 1" "the audit line names the user, where the image came from and the warning"
+write_config "$WORK/cache"
 
 # ---- srun -N4 on the four-node cluster: every node imports into its own cache
 slurm_start
 mkdir -p "$WORK"/slurm/local-node{1,2,3,4}/cache
 write_config "$SLURM_LOCAL/cache"
-run_cmd n srun -N4 --export=ALL,ENVLOCK_IMPORTER_CONFIG="$CFG" "$IMPORTER" get "$URI"
+run_cmd n srun -N4 "$IMPORTER" get "$URI"
 NODE_SQSH=$SLURM_LOCAL/cache/$(id -u)/images/$KEY.sqsh
 check_eq "$n_rc" 0 "srun -N4 importer get exits 0 ($n_err)"
 check_eq "$(printf '%s\n' "$n_out" | sort | uniq -c | awk '{print $1, $2}')" "4 $NODE_SQSH" "four nodes print the same path"
@@ -248,7 +369,7 @@ for n in 1 2 3 4; do
   check_eq "$(sha256sum <"$f" 2>/dev/null | cut -c1-64)" "$REF_SHA" "node$n imported into its own cache"
 done
 check_eq "$(printf '%s\n' "$n_err" | grep -c 'envlock importer: importing ')" 4 "each node imported once"
-run_cmd n srun -N4 --export=ALL,ENVLOCK_IMPORTER_CONFIG="$CFG" "$IMPORTER" get "$URI"
+run_cmd n srun -N4 "$IMPORTER" get "$URI"
 check_eq "$(printf '%s\n' "$n_err" | grep -c 'envlock importer: cached, sha256 checked')" 4 "the second srun finds every node's cache"
 for n in 1 2 3 4; do
   check_eq "$(ls "$WORK/slurm/local-node$n/cache/$(id -u)/holds" | wc -l)" 2 "node$n holds the image for both job steps"

@@ -7,14 +7,22 @@
 # namespace (lib/slurm.sh gives each slurmd one). The prolog drains node3 with envlock's reason,
 # the job that landed there runs elsewhere, passing nodes run jobs; the health check drains a
 # failing node and leaves an operator's drain alone; a repaired node's passing health check is
-# folded by `fleet verify --report-only` and resumed by `fleet drain-list --apply`.
+# folded by `fleet verify --report-only` and resumed by `fleet drain-list --apply`. The prolog also
+# applies the importer's policy to the job's container image, which Slurm gives it as
+# SPANK__SLURM_SPANK_OPTION_pyxis_container_image: a real non-root user's jobs (srun with the SPANK
+# job environment Pyxis's --container-image makes: a stand-in SPANK plugin named pyxis declares the
+# option, so Slurm itself builds the prolog's environment) are refused, with the reason, without
+# draining.
 . "$REPO/tests/e2e/lib.sh"
-need_tools python3 nsenter timeout awk
+need_tools python3 nsenter timeout awk setpriv useradd gcc
+[ -f /usr/include/slurm/spank.h ] || skip "missing slurm/spank.h (libslurm-dev; scripts/install-deps.sh installs it)"
+private_etc
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
 [ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
 mkdir -p "$WORK/bin" "$WORK/hooks" "$WORK/results"
 ln -s "$ENVLOCK" "$WORK/bin/envlock"
 ln -s "$ENVLOCK_VERIFY" "$WORK/bin/envlock-verify"
+ln -s "$(dirname "$ENVLOCK")/envlock-importer" "$WORK/bin/envlock-importer"
 HOOK_RESULTS=$WORK/results/hooks
 
 # The lock: this host's OS in expect.host, no GPU expected (the test nodes have none).
@@ -34,15 +42,73 @@ exec $REPO/share/slurm/envlock-$hook
 SH
   chmod +x "$WORK/hooks/$hook"
 done
-export SLURM_EXTRA_CONF="Prolog=$WORK/hooks/prolog
+# The option as Pyxis declares it (plugin pyxis, option container-image, one argument), and nothing
+# else: Slurm turns its value into SPANK__SLURM_SPANK_OPTION_pyxis_container_image for the prolog.
+cat >"$WORK/pyxis-option.c" <<'C'
+#include <stddef.h>
+#include <slurm/spank.h>
+SPANK_PLUGIN(pyxis, 1);
+static int image_option(int val, const char *optarg, int remote) {
+  (void)val, (void)optarg, (void)remote;
+  return 0;
+}
+struct spank_option spank_options[] = {
+    {"container-image", "IMAGE", "the container image (a stand-in for Pyxis's option)", 1, 0,
+     image_option},
+    SPANK_OPTIONS_TABLE_END};
+int slurm_spank_init(spank_t sp, int ac, char **av) {
+  (void)sp, (void)ac, (void)av;
+  return 0;
+}
+C
+gcc -shared -fPIC -o "$WORK/pyxis-option.so" "$WORK/pyxis-option.c" || { fail "build the SPANK stand-in" "gcc"; finish; }
+echo "required $WORK/pyxis-option.so" >"$WORK/plugstack.conf"
+export SLURM_EXTRA_CONF="PlugStackConfig=$WORK/plugstack.conf
+Prolog=$WORK/hooks/prolog
 PrologFlags=Alloc
 HealthCheckProgram=$WORK/hooks/healthcheck
 HealthCheckInterval=3600
 SchedulerParameters=nohold_on_prolog_fail"
 # A requeued job waits cred_expire seconds (120 by default) before it may start again.
 export SLURM_AUTHINFO_EXTRA=cred_expire=10
+mkdir -p "$WORK/images"
+cat >/etc/envlock/importer.yaml <<Y
+locks: [$WORK/lock.json]
+cache: $WORK/importer-cache
+sqsh_dirs: [$WORK/images]
+log: $WORK/audit.log
+Y
+mkdir -p "$WORK/importer-cache" && chmod 1777 "$WORK/importer-cache"
+: >"$WORK/audit.log" && chmod 622 "$WORK/audit.log"
+U1=$(test_user envlock-u1)
 slurm_start
 ok "slurm cluster with the envlock prolog and health check: 4 idle nodes"
+
+# ---- the job's container image, refused by the prolog under policy refuse (the node stays up)
+image_job() { # NAME [IMAGE]: a job of envlock-u1 on node1, with IMAGE as its container image
+  as_user envlock-u1 srun -N1 -w node1 --job-name="$1" ${2:+--container-image="$2"} /bin/echo "ran $1"
+}
+job_of() { squeue -h -t all -n "$1" -o %i | head -1; }
+cp /bin/true "$WORK/stray.sqsh"
+run_cmd j image_job stray "$WORK/stray.sqsh"
+check_ne "$j_rc" 0 "a job whose .sqsh lies outside sqsh_dirs does not run"
+check_not_contains "$j_out" "ran stray" "its command never ran"
+J=$(job_of stray)
+REASON="envlock: job $J refused on node1: $WORK/stray.sqsh: a .sqsh outside the sqsh_dirs ($WORK/images) is pinned by no lock that can be checked (1 lock read from $WORK/lock.json); policy 'refuse' (/etc/envlock/importer.yaml (default)) refuses it"
+check_contains "$j_err" "$REASON" "the user sees the reason where srun prints Slurm's messages"
+check_contains "$(scontrol show job "$J")" "AdminComment=$REASON" "scontrol show job shows it"
+check_eq "$(sinfo -h -N -n node1 -o %T)" "idle" "node1 is not drained: the job is wrong, not the node"
+run_cmd j image_job unpinned "docker://registry.example.invalid#other/image:v1"
+check_not_contains "$j_out" "ran unpinned" "a job whose image no lock pins does not run"
+check_contains "$(scontrol show job "$(job_of unpinned)")" "registry.example.invalid/other/image:v1 is pinned by no lock" "its reason names the image"
+run_cmd j image_job pinned "registry.example.invalid#nvidia/pytorch:26.06-py3"
+check_eq "$j_rc:$j_out" "0:ran pinned" "a job whose image the lock pins runs (Pyxis's form without docker://)"
+run_cmd j image_job plain
+check_eq "$j_out" "ran plain" "a job without a container image is not the importer's business"
+check_eq "$(python3 -c 'import json,sys
+print(sorted((e["command"], e["outcome"], e["uid"]) for e in map(json.loads, open(sys.argv[1])) if e["command"] != "scan"))' "$WORK/audit.log")" \
+  "[('check', 'ok', 0), ('check', 'refused', 0), ('check', 'refused', 0)]" "each check is on the audit log, made by root"
+check_eq "$(sinfo -h -N -n node1 -o %T)" "idle" "node1 is still idle"
 
 # on_node NODE CMD...: CMD in NODE's mount namespace, as a technician logged in to NODE.
 on_node() {

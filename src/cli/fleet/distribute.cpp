@@ -11,7 +11,7 @@
 #include <iostream>
 #include <memory>
 
-namespace envlock::cli {
+namespace envlock::cli::fleet_distribute_command {
 
 namespace fs = std::filesystem;
 
@@ -75,7 +75,7 @@ Result<ExitCode> run_distribute(const Options& o) {
 
 } // namespace
 
-Runner add_fleet_distribute(CLI::App& fleet) {
+Runner setup(CLI::App& fleet) {
   auto o = std::make_shared<Options>();
   fleet.add_option("image", o->image, "The .sqsh to distribute")->required();
   fleet.add_option("--result", o->result, "Its squashfs-result.json (the recorded sha256)")
@@ -98,4 +98,4 @@ Runner add_fleet_distribute(CLI::App& fleet) {
   return [o] { return run_distribute(*o); };
 }
 
-} // namespace envlock::cli
+} // namespace envlock::cli::fleet_distribute_command

@@ -13,7 +13,7 @@
 #include <memory>
 #include <system_error>
 
-namespace envlock::cli {
+namespace envlock::cli::fleet_drain_command {
 
 namespace fs = std::filesystem;
 
@@ -72,7 +72,7 @@ Result<ExitCode> run_drain_list(const Options& o) {
 
 } // namespace
 
-Runner add_fleet_drain_list(CLI::App& fleet) {
+Runner setup(CLI::App& fleet) {
   auto o = std::make_shared<Options>();
   fleet.add_option("--results", o->results, "The results folder of a fleet verify or distribute")
       ->capture_default_str()
@@ -83,4 +83,4 @@ Runner add_fleet_drain_list(CLI::App& fleet) {
   return [o] { return run_drain_list(*o); };
 }
 
-} // namespace envlock::cli
+} // namespace envlock::cli::fleet_drain_command

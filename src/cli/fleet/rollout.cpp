@@ -12,7 +12,7 @@
 #include <memory>
 #include <system_error>
 
-namespace envlock::cli {
+namespace envlock::cli::fleet_rollout_command {
 
 namespace fs = std::filesystem;
 
@@ -99,7 +99,7 @@ Result<ExitCode> run_rollout(const Options& o) {
 
 } // namespace
 
-Runner add_fleet_rollout(CLI::App& fleet) {
+Runner setup(CLI::App& fleet) {
   auto o = std::make_shared<Options>();
   add_fleet_verify_options(fleet, o->verify);
   fleet.add_option("--batches", o->batches, "Batch sizes in order, e.g. 1,8,64 (the last repeats)")
@@ -115,4 +115,4 @@ Runner add_fleet_rollout(CLI::App& fleet) {
   return [o] { return run_rollout(*o); };
 }
 
-} // namespace envlock::cli
+} // namespace envlock::cli::fleet_rollout_command

@@ -10,7 +10,7 @@
 #include <memory>
 #include <system_error>
 
-namespace envlock::cli {
+namespace envlock::cli::fleet_verify_command {
 
 namespace {
 
@@ -66,7 +66,7 @@ Result<ExitCode> run_verify(const Options& o) {
 
 } // namespace
 
-Runner add_fleet_verify(CLI::App& fleet) {
+Runner setup(CLI::App& fleet) {
   auto o = std::make_shared<Options>();
   add_fleet_verify_options(fleet, o->verify);
   fleet.add_flag("--script-only", o->script_only,
@@ -81,4 +81,4 @@ Runner add_fleet_verify(CLI::App& fleet) {
   return [o] { return run_verify(*o); };
 }
 
-} // namespace envlock::cli
+} // namespace envlock::cli::fleet_verify_command

@@ -137,6 +137,8 @@ PY
 }
 
 # img_registry_start: starts docker-registry on a free loopback port; sets IMG_REGISTRY=127.0.0.1:PORT.
+# Its log ($WORK/img-registry/log) is at IMG_REGISTRY_LOG_LEVEL (default error; info adds the
+# access log, one line per request with the bytes sent).
 img_registry_start() {
   local port
   port=$(free_port)
@@ -145,7 +147,7 @@ img_registry_start() {
 version: 0.1
 storage: {filesystem: {rootdirectory: $WORK/img-registry/data}}
 http: {addr: 127.0.0.1:$port}
-log: {level: error}
+log: {level: ${IMG_REGISTRY_LOG_LEVEL:-error}}
 YML
   # lib.sh exports REGISTRY_AUTH_FILE for skopeo; docker-registry would read it as config.
   bg env -u REGISTRY_AUTH_FILE docker-registry serve "$WORK/img-registry/config.yml" >"$WORK/img-registry/log" 2>&1

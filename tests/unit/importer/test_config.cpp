@@ -1,9 +1,14 @@
 #include "importer/config.hpp"
+#include "importer/config_choice.hpp"
+
+#include "../testutil.hpp"
 
 #include <doctest/doctest.h>
+#include <map>
+#include <sys/stat.h>
+#include <unistd.h>
 
-using envlock::importer::parse_config;
-using envlock::importer::Policy;
+using namespace envlock::importer;
 
 namespace {
 
@@ -90,11 +95,74 @@ TEST_SUITE("importer.config") {
           "must be a mapping");
   }
 
-  TEST_CASE("the file comes from ENVLOCK_IMPORTER_CONFIG, else /etc/envlock/importer.yaml") {
-    ::unsetenv("ENVLOCK_IMPORTER_CONFIG");
-    CHECK(envlock::importer::config_path() == "/etc/envlock/importer.yaml");
-    ::setenv("ENVLOCK_IMPORTER_CONFIG", "/tmp/x.yaml", 1);
-    CHECK(envlock::importer::config_path() == "/tmp/x.yaml");
-    ::unsetenv("ENVLOCK_IMPORTER_CONFIG");
+  TEST_CASE("shared_cache, log and on_corrupt are read; on_corrupt names its values") {
+    const auto config = parse_config("locks: [/l]\ncache: /c\nshared_cache: shared\nlog: "
+                                     "/var/log/envlock/importer.log\non_corrupt: refuse\n",
+                                     "/etc/envlock/importer.yaml");
+    REQUIRE(config.has_value());
+    CHECK(config->shared_cache == "/etc/envlock/shared");
+    CHECK(config->log == "/var/log/envlock/importer.log");
+    CHECK(config->on_corrupt == OnCorrupt::refuse);
+    CHECK(config_error_of("locks: [/l]\ncache: /c\non_corrupt: ignore\n")
+              .starts_with("/etc/envlock/importer.yaml:3:13: 'on_corrupt' must be fallback or "
+                           "refuse, got 'ignore'"));
+  }
+
+  TEST_CASE("under a Slurm job only the system file is read; outside one the variable chooses") {
+    std::map<std::string, std::string> env;
+    const EnvironmentLookup lookup = [&env](const std::string& name) -> std::optional<std::string> {
+      const auto it = env.find(name);
+      return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+    ConfigChoice choice = choose_config(lookup);
+    CHECK(choice.file == "/etc/envlock/importer.yaml");
+    CHECK(choice.why == "the default; ENVLOCK_IMPORTER_CONFIG is unset");
+    env["ENVLOCK_IMPORTER_CONFIG"] = "/home/me/warn.yaml";
+    choice = choose_config(lookup);
+    CHECK(choice.file == "/home/me/warn.yaml");
+    CHECK(choice.source == ConfigSource::variable);
+    CHECK(choice.why == "chosen by ENVLOCK_IMPORTER_CONFIG");
+    env["PYXIS_VERSION"] = "0.24.0";
+    choice = choose_config(lookup);
+    CHECK(choice.file == "/etc/envlock/importer.yaml");
+    CHECK(choice.source == ConfigSource::job);
+    CHECK(choice.ignored == "/home/me/warn.yaml");
+    CHECK(choice.why == "the system's, read under a Slurm job (PYXIS_VERSION is set); "
+                        "ENVLOCK_IMPORTER_CONFIG is ignored there");
+    env["SLURM_JOB_ID"] = "12";
+    CHECK(*job_marker(lookup) == "SLURM_JOB_ID");
+  }
+
+  TEST_CASE("under a job the system file must be root's and writable by no one else") {
+    const envlock::util::TempDir tmp = envlock::test::temp_dir();
+    const auto file = tmp.path() / "importer.yaml";
+    envlock::test::write_text(file, "locks: [" + file.string() + "]\ncache: /c\n");
+    ConfigChoice choice;
+    choice.file = file;
+    choice.source = ConfigSource::job;
+    choice.why = "the system's";
+    REQUIRE(::chmod(file.c_str(), 0664) == 0);
+    auto loaded = load_config(choice);
+    REQUIRE(!loaded.has_value());
+    CHECK(loaded.error().code == envlock::ExitCode::environment);
+    CHECK(loaded.error().message == "importer configuration (the system's): " + file.string() +
+                                        ": writable by others (mode 0664); it must be owned by "
+                                        "root and writable by no one else, with every folder "
+                                        "above it");
+    REQUIRE(::chmod(file.c_str(), 0644) == 0);
+    if (::geteuid() == 0) {
+      REQUIRE(::chown(file.c_str(), 1000, 0) == 0);
+      loaded = load_config(choice);
+      REQUIRE(!loaded.has_value());
+      CHECK(loaded.error().message.find(file.string() + ": owned by uid 1000, not root") !=
+            std::string::npos);
+    }
+    choice.source = ConfigSource::variable;
+    choice.why = "chosen by ENVLOCK_IMPORTER_CONFIG";
+    choice.file = tmp.path() / "none.yaml";
+    loaded = load_config(choice);
+    REQUIRE(!loaded.has_value());
+    CHECK(loaded.error().message == "importer configuration (chosen by ENVLOCK_IMPORTER_CONFIG): " +
+                                        choice.file.string() + ": No such file or directory");
   }
 }
