@@ -196,13 +196,13 @@ check_contains "$r_err" $'\nnotes: "not a secret"\n^' "a line holding no secret 
 printf 'locks: [%s]\ncache: %s\npolicy: "%s"\n' "$PWD/out" "$PWD/cache" "$REG_PASSWORD" \
   >hostile/importer.yaml
 run importer-line env ENVLOCK_IMPORTER_CONFIG=hostile/importer.yaml timeout 60 "$ENVLOCK" importer get docker://x
-check_eq "$r_rc:$r_err" "2:envlock: error: hostile/importer.yaml:3:9: 'policy' must be refuse or warn, got '***'
+check_eq "$r_rc:$r_err" "2:envlock: error: importer configuration (chosen by ENVLOCK_IMPORTER_CONFIG): hostile/importer.yaml:3:9: 'policy' must be refuse or warn, got '***'
 (line not shown: it holds a password or token)" "importer.yaml: a line holding the password is not shown"
 run importer-environ env ENVLOCK_IMPORTER_CONFIG=/proc/self/environ timeout 60 "$ENVLOCK" importer get docker://x
 check_eq "$r_rc" 2 "importer.yaml linked to the environment: exit 2"
 check_not_contains "$r_err" "$REG_PASSWORD" "importer.yaml linked to the environment: no password shown"
 run importer-zero env ENVLOCK_IMPORTER_CONFIG=/dev/zero timeout 60 "$ENVLOCK" importer get docker://x
-check_eq "$r_rc:$r_err" "2:envlock: error: /dev/zero: is a character device, not a regular file" \
+check_eq "$r_rc:$r_err" "2:envlock: error: importer configuration (chosen by ENVLOCK_IMPORTER_CONFIG): /dev/zero: is a character device, not a regular file" \
   "importer.yaml as /dev/zero: refused before it is read"
 
 # ---- credentials go only where they belong. A blob redirected to another host that asks for
