@@ -225,9 +225,9 @@ std::vector<fs::path> usable_sqsh_dirs(const Context& c) {
   std::vector<fs::path> out;
   for (const auto& dir : c.config.sqsh_dirs) {
     std::error_code ec;
-    if (!fs::exists(dir, ec)) {
-      out.push_back(dir); // scan_sqsh_dirs says it is missing
-    } else if (auto problem = untrusted_because(dir)) {
+    // A missing folder is kept: scan_sqsh_dirs says it is missing.
+    const auto problem = fs::exists(dir, ec) ? untrusted_because(dir) : std::nullopt;
+    if (problem) {
       c.note("warning: sqsh_dirs entry ignored: " + *problem +
              "; a user could plant records in it");
     } else {

@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* const k_shared_folders[] = {"sqsh", "records", "stamps", "locks", "tmp"};
-constexpr std::size_t k_max_record_bytes = 64 * 1024;
+constexpr std::size_t k_max_record_bytes = std::size_t{64} * 1024;
 
 fs::path shared_sqsh(const fs::path& shared, const std::string& sha256) {
   return shared / "sqsh" / (sha256 + ".sqsh");
@@ -56,7 +56,7 @@ std::optional<std::string> owned_problem(int fd, const fs::path& path, bool read
   const mode_t forbidden = read_only ? (S_IWUSR | S_IWGRP | S_IWOTH) : (S_IWGRP | S_IWOTH);
   if ((st.st_mode & forbidden) != 0) {
     char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    (void)std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
     return path.string() + ": writable (mode " + mode + ")";
   }
   return std::nullopt;

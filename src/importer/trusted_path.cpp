@@ -13,7 +13,7 @@ namespace {
 
 std::string mode_text(mode_t mode) {
   char text[8];
-  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+  (void)std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
   return text;
 }
 
