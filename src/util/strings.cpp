@@ -179,4 +179,27 @@ std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
   return std::nullopt;
 }
 
+std::string escape_invalid_utf8(std::string_view text) {
+  if (!invalid_utf8_at(text)) {
+    return std::string(text);
+  }
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size() + 16);
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (const auto c = decode_utf8(text, i)) {
+      out.append(text.substr(i, c->length));
+      i += c->length;
+      continue;
+    }
+    const auto byte = static_cast<unsigned char>(text[i]);
+    out += "\\x";
+    out += k_hex[byte >> 4U];
+    out += k_hex[byte & 15U];
+    ++i;
+  }
+  return out;
+}
+
 } // namespace envlock::util

@@ -38,6 +38,10 @@ std::optional<Utf8Char> decode_utf8(std::string_view text, std::size_t at);
 // forms, surrogates and code points above U+10FFFF are not well-formed); nothing when all are.
 std::optional<std::size_t> invalid_utf8_at(std::string_view text);
 
+// `text` with every byte that is not part of a well-formed UTF-8 character written as "\xNN"
+// (two lowercase hex digits); well-formed text as it is.
+std::string escape_invalid_utf8(std::string_view text);
+
 // The candidate closest to `word` when it is close enough to be a likely typo, for
 // "did you mean 'X'?" messages.
 std::optional<std::string> closest_match(std::string_view word,

@@ -1,11 +1,15 @@
 #include "verify/run.hpp"
 
 #include "lock/lock.hpp"
+#include "util/fs.hpp"
+#include "util/json.hpp"
+#include "util/root_dir.hpp"
 #include "util/strings.hpp"
 #include "verify/chain.hpp"
 #include "verify/gpu/gpu_checks.hpp"
 #include "verify/probes/probes.hpp"
 #include "verify/probes/python_env.hpp"
+#include "verify/report/report.hpp"
 #include "verify/resume/checkpoint_load.hpp"
 #include "verify/resume/resume_check.hpp"
 #include "verify/run_context.hpp"
@@ -24,6 +28,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The largest lock read (as every JSON file envlock reads).
+constexpr std::uintmax_t k_lock_limit = std::uintmax_t{64} << 20;
 
 bool wanted(const VerifyOptions& options, std::string_view group) {
   return options.checks.empty() ||
@@ -48,6 +55,26 @@ Status check_options(const VerifyOptions& options) {
     }
   }
   return {};
+}
+
+// The lock: --lock FILE as given, else the default path (inside the root offline, resolved as
+// every other path of the image). A regular file of at most the JSON limit only.
+Result<lock::Lock> read_checked_lock(const VerifyOptions& options, const fs::path& shown) {
+  Result<std::string> text = std::string();
+  if (!options.lock_path.empty() || options.root.empty()) {
+    text = util::read_regular_file(shown, k_lock_limit);
+  } else {
+    ENVLOCK_TRY_ASSIGN(const util::RootDir root, util::RootDir::open(options.root));
+    text = root.read(k_default_lock, k_lock_limit);
+    if (!text && text.error().message.starts_with(k_default_lock)) {
+      text.error().message.replace(0, std::string_view(k_default_lock).size(), shown.string());
+    }
+  }
+  if (!text) {
+    return std::move(text).error();
+  }
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json json, util::parse_json(*text, shown.string()));
+  return lock::from_json(json, shown.string());
 }
 
 // Runs a probe. Each result without a group gets `group`; each without its own time (a probe
@@ -140,8 +167,8 @@ Result<Report> run_verification(const VerifyOptions& options) {
     lock_path = options.root.empty() ? fs::path(k_default_lock)
                                      : options.root / fs::path(k_default_lock).relative_path();
   }
-  ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(lock_path));
-  const RunContext context(lock, options);
+  ENVLOCK_TRY_ASSIGN(const lock::Lock lock, read_checked_lock(options, lock_path));
+  ENVLOCK_TRY_ASSIGN(const RunContext context, RunContext::create(lock, options));
 
   Report report;
   report.tool_version = ENVLOCK_VERSION;
@@ -155,6 +182,9 @@ Result<Report> run_verification(const VerifyOptions& options) {
   const PythonEnvironment& env = context.python();
   report.details["environment"] = environment_json(context, env);
   report.notes.push_back(describe_environment(context, env));
+  for (const auto& warning : context.warnings()) {
+    report.notes.push_back("warning: " + warning);
+  }
   for (const auto& warning : env.warnings) {
     report.notes.push_back("warning: " + warning);
   }
@@ -218,6 +248,7 @@ Result<Report> run_verification(const VerifyOptions& options) {
     }
   }
   report.run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  escape_invalid_utf8(report);
   return report;
 }
 

@@ -16,6 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr std::uintmax_t k_version_json_limit = 1 << 20;
+
 struct DriverInfo {
   std::optional<int> code; // cuDriverGetVersion
   std::string kernel_module;
@@ -32,7 +34,7 @@ struct RuntimeInfo {
 // The version in /proc/driver/nvidia/version: the first token starting with a digit after
 // "Kernel Module".
 std::string kernel_module_version(const RunContext& context) {
-  auto text = util::read_file_limited(context.at("/proc/driver/nvidia/version"), 1 << 16);
+  auto text = context.read(context.at("/proc/driver/nvidia/version"), 1 << 16);
   if (!text) {
     return {};
   }
@@ -112,7 +114,9 @@ std::optional<RuntimeInfo> runtime_by_dlopen(const RunContext& context) {
 
 std::optional<RuntimeInfo> runtime_from_files(const RunContext& context) {
   const fs::path json_path = context.at("/usr/local/cuda/version.json");
-  if (auto json = util::read_json_file(json_path)) {
+  const auto text = context.read(json_path, k_version_json_limit);
+  if (auto json = text ? util::parse_json(*text, context.shown(json_path))
+                       : Result<nlohmann::json>(text.error())) {
     for (const char* key : {"cuda_cudart", "cuda"}) {
       const auto it = json->find(key);
       if (it != json->end() && it->is_object() && it->contains("version") &&
@@ -126,12 +130,10 @@ std::optional<RuntimeInfo> runtime_from_files(const RunContext& context) {
   }
   for (const auto& dir : context.library_dirs()) {
     std::vector<fs::path> found;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      const auto version =
-          version_from_file_name(entry.path().filename().string(), "libcudart.so.");
+    for (const auto& entry : context.list(dir)) {
+      const auto version = version_from_file_name(entry.name, "libcudart.so.");
       if (version && std::count(version->begin(), version->end(), '.') >= 1) {
-        found.push_back(entry.path());
+        found.push_back(dir / entry.name);
       }
     }
     if (!found.empty()) {

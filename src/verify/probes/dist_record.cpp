@@ -1,6 +1,8 @@
 #include "verify/probes/dist_record.hpp"
 
 #include "util/fd.hpp"
+#include "util/fs.hpp"
+#include "util/root_dir.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -11,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -98,17 +101,17 @@ std::string urlsafe_b64_nopad(const std::uint8_t* data, std::size_t size) {
   return out;
 }
 
-Result<std::string> record_hash_file(const std::filesystem::path& path) {
-  const util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) {
-    return input_error(path.string() + ": " + std::strerror(errno));
-  }
-  ENVLOCK_TRY_ASSIGN(const util::Sha256Bytes digest,
-                     util::sha256_fd(fd.get(), path.string() + ": "));
+Result<std::string> record_hash_fd(int fd, const std::string& shown) {
+  ENVLOCK_TRY_ASSIGN(const util::Sha256Bytes digest, util::sha256_fd(fd, shown + ": "));
   return urlsafe_b64_nopad(digest.data(), digest.size());
 }
 
-RecordCheck check_record_files(const std::vector<RecordFile>& files) {
+Result<std::string> record_hash_file(const std::filesystem::path& path) {
+  ENVLOCK_TRY_ASSIGN(const util::Fd fd, util::open_regular_file(path));
+  return record_hash_fd(fd.get(), path.string());
+}
+
+RecordCheck check_record_files(const std::vector<RecordFile>& files, const RecordOpener& open) {
   RecordCheck out;
   out.files = files.size();
   std::atomic<std::size_t> next{0};
@@ -117,15 +120,20 @@ RecordCheck check_record_files(const std::vector<RecordFile>& files) {
   auto worker = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
       const auto& file = files[i];
-      std::error_code ec;
-      const auto size = std::filesystem::file_size(file.path, ec);
-      auto hash = record_hash_file(file.path);
-      if (!ec) {
-        bytes += size;
+      auto fd = open(file.path);
+      if (!fd) {
+        const std::lock_guard<std::mutex> guard(mutex);
+        out.mismatches.push_back({file.shown, fd.error().message});
+        continue;
       }
+      struct stat st {};
+      if (::fstat(fd->get(), &st) == 0) {
+        bytes += static_cast<std::uintmax_t>(st.st_size);
+      }
+      auto hash = record_hash_fd(fd->get(), file.shown);
       if (!hash || *hash != file.sha256) {
         const std::lock_guard<std::mutex> guard(mutex);
-        out.mismatches.push_back({file.shown, hash ? "hash differs" : "missing"});
+        out.mismatches.push_back({file.shown, hash ? "hash differs" : hash.error().message});
       }
     }
   };

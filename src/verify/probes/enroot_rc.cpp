@@ -28,7 +28,7 @@ std::map<std::string, std::string> parse_enroot_rc_labels(std::string_view text)
 }
 
 std::map<std::string, std::string> image_labels(const RunContext& context) {
-  auto text = util::read_file_limited(context.at("/etc/rc"), 1 << 20);
+  auto text = context.read(context.at("/etc/rc"), 1 << 20);
   return text ? parse_enroot_rc_labels(*text) : std::map<std::string, std::string>{};
 }
 

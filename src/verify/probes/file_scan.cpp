@@ -1,6 +1,8 @@
 #include "verify/probes/file_scan.hpp"
 
 #include "util/fd.hpp"
+#include "util/fs.hpp"
+#include "util/root_dir.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -18,13 +20,8 @@ namespace {
 constexpr std::size_t k_chunk = std::size_t{4} << 20;
 constexpr std::size_t k_tail = 64; // bytes kept after a match for the version text
 
-// The file opened read-only.
-util::Fd open_read(const std::filesystem::path& path) {
-  return util::Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-}
-
-Error read_error(const std::filesystem::path& path, int err) {
-  return input_error(path.string() + ": " + std::strerror(err));
+Error read_error(const std::string& shown, int err) {
+  return input_error(shown + ": " + std::strerror(err));
 }
 
 // Reads exactly `size` bytes at `offset`; false on a short read or an error.
@@ -56,20 +53,22 @@ std::string printable_prefix(std::string_view text) {
 
 Result<std::optional<std::string>> find_text_after(const std::filesystem::path& path,
                                                    std::string_view needle) {
-  const util::Fd fd = open_read(path);
-  if (fd.get() < 0) {
-    return read_error(path, errno);
-  }
+  ENVLOCK_TRY_ASSIGN(const util::Fd fd, util::open_regular_file(path));
+  return find_text_after(fd.get(), path.string(), needle);
+}
+
+Result<std::optional<std::string>> find_text_after(int fd, const std::string& shown,
+                                                   std::string_view needle) {
   std::string window;
   std::string chunk(k_chunk, '\0');
   const std::size_t keep = needle.size() + k_tail;
   for (;;) {
-    const ssize_t n = ::read(fd.get(), chunk.data(), chunk.size());
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
     if (n < 0 && errno == EINTR) {
       continue;
     }
     if (n < 0) {
-      return read_error(path, errno);
+      return read_error(shown, errno);
     }
     window.append(chunk.data(), static_cast<std::size_t>(n));
     const auto* hit = static_cast<const char*>(
@@ -91,14 +90,15 @@ Result<std::optional<std::string>> find_text_after(const std::filesystem::path& 
 }
 
 Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
-  const util::Fd fd = open_read(path);
-  if (fd.get() < 0) {
-    return read_error(path, errno);
-  }
-  const auto not_elf = input_error(path.string() + ": not a 64-bit little-endian ELF file");
+  ENVLOCK_TRY_ASSIGN(const util::Fd fd, util::open_regular_file(path));
+  return read_elf_dynamic(fd.get(), path.string());
+}
+
+Result<ElfDynamic> read_elf_dynamic(int fd, const std::string& shown) {
+  const auto not_elf = input_error(shown + ": not a 64-bit little-endian ELF file");
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) {
-    return read_error(path, errno);
+  if (::fstat(fd, &st) != 0) {
+    return read_error(shown, errno);
   }
   // Every table the headers point at must lie inside the file: sizes are read from the file
   // itself, so they are checked before anything is allocated for them.
@@ -107,7 +107,7 @@ Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
     return offset <= file_size && size <= file_size - offset;
   };
   Elf64_Ehdr header{};
-  if (!read_at(fd.get(), &header, sizeof header, 0) ||
+  if (!read_at(fd, &header, sizeof header, 0) ||
       std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
       header.e_ident[EI_DATA] != ELFDATA2LSB || header.e_phentsize != sizeof(Elf64_Phdr)) {
     return not_elf;
@@ -116,7 +116,7 @@ Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
     return not_elf;
   }
   std::vector<Elf64_Phdr> segments(header.e_phnum);
-  if (!read_at(fd.get(), segments.data(), segments.size() * sizeof(Elf64_Phdr), header.e_phoff)) {
+  if (!read_at(fd, segments.data(), segments.size() * sizeof(Elf64_Phdr), header.e_phoff)) {
     return not_elf;
   }
   const auto dynamic = std::find_if(segments.begin(), segments.end(),
@@ -128,7 +128,7 @@ Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
     return not_elf;
   }
   std::vector<Elf64_Dyn> entries(dynamic->p_filesz / sizeof(Elf64_Dyn));
-  if (!read_at(fd.get(), entries.data(), entries.size() * sizeof(Elf64_Dyn), dynamic->p_offset)) {
+  if (!read_at(fd, entries.data(), entries.size() * sizeof(Elf64_Dyn), dynamic->p_offset)) {
     return not_elf;
   }
   std::uint64_t strtab = 0;
@@ -154,7 +154,7 @@ Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path) {
     return not_elf;
   }
   std::string strings(strsz, '\0');
-  if (!read_at(fd.get(), strings.data(), strsz, strtab_offset)) {
+  if (!read_at(fd, strings.data(), strsz, strtab_offset)) {
     return not_elf;
   }
   auto string_at = [&](std::uint64_t offset) -> std::string {

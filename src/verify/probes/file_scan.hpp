@@ -18,6 +18,9 @@ namespace envlock::verify {
 // unreadable file.
 Result<std::optional<std::string>> find_text_after(const std::filesystem::path& path,
                                                    std::string_view needle);
+// The same over what is left to read from `fd`; errors name `shown`.
+Result<std::optional<std::string>> find_text_after(int fd, const std::string& shown,
+                                                   std::string_view needle);
 
 struct ElfDynamic {
   std::vector<std::string> needed;  // DT_NEEDED
@@ -25,7 +28,9 @@ struct ElfDynamic {
 };
 
 // The dynamic section of a 64-bit little-endian ELF file; an input error when the file is not
-// one or is truncated.
+// one or is truncated. Paths are opened only when they are regular files.
 Result<ElfDynamic> read_elf_dynamic(const std::filesystem::path& path);
+// The same of the file open at `fd`; errors name `shown`.
+Result<ElfDynamic> read_elf_dynamic(int fd, const std::string& shown);
 
 } // namespace envlock::verify

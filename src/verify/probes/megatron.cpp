@@ -21,14 +21,16 @@ struct CommitFound {
 };
 
 std::optional<CommitFound> commit_from_dist_info(const RunContext& context) {
-  const auto installed = scan_distributions(context.python());
+  const auto installed = scan_distributions(context, context.python());
   for (const char* name : {"megatron-core", "megatron-lm"}) {
     const auto it = installed.find(name);
     if (it == installed.end()) {
       continue;
     }
     const fs::path direct_url = it->second.dist_info / "direct_url.json";
-    auto json = util::read_json_file(direct_url);
+    const auto text = context.read(direct_url, 1 << 20);
+    auto json = text ? util::parse_json(*text, context.shown(direct_url))
+                     : Result<nlohmann::json>(text.error());
     if (json && json->contains("vcs_info") && (*json)["vcs_info"].is_object() &&
         (*json)["vcs_info"].contains("commit_id") && (*json)["vcs_info"]["commit_id"].is_string()) {
       return CommitFound{(*json)["vcs_info"]["commit_id"], context.shown(direct_url)};
@@ -38,7 +40,7 @@ std::optional<CommitFound> commit_from_dist_info(const RunContext& context) {
 }
 
 std::optional<CommitFound> find_commit(const RunContext& context) {
-  if (auto text = util::read_file_limited(context.at(k_commit_file), 4096)) {
+  if (auto text = context.read(context.at(k_commit_file), 4096)) {
     const std::string commit(util::trim(*text));
     if (!commit.empty()) {
       return CommitFound{commit, k_commit_file};

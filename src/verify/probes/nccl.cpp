@@ -24,22 +24,38 @@ struct NcclFound {
   std::string path;   // shown path of the file
   std::string method; // "ncclGetVersion", "version string"
   std::string how;    // how this file was chosen
+  std::string error;  // why the file chosen could not be read ("PATH: is a FIFO, ...")
 };
 
 nlohmann::json to_json(const NcclFound& found) {
-  return {{"version", found.version},
-          {"path", found.path},
-          {"method", found.method},
-          {"how", found.how}};
+  nlohmann::json out = {{"version", found.version},
+                        {"path", found.path},
+                        {"method", found.method},
+                        {"how", found.how}};
+  if (!found.error.empty()) {
+    out["error"] = found.error;
+  }
+  return out;
 }
 
+// The version string in `file`; a file that is there but cannot be read is said so.
 std::optional<NcclFound> by_version_string(const RunContext& context, const fs::path& file) {
-  auto text = find_text_after(file, k_marker);
-  if (!text || !text->has_value()) {
+  auto fd = context.open_regular(file);
+  if (!fd) {
+    if (context.is_missing(file)) {
+      return std::nullopt;
+    }
+    return NcclFound{"", context.shown(file), "", "", fd.error().message};
+  }
+  auto text = find_text_after(fd->get(), context.shown(file), k_marker);
+  if (!text) {
+    return NcclFound{"", context.shown(file), "", "", text.error().message};
+  }
+  if (!text->has_value()) {
     return std::nullopt;
   }
   return NcclFound{strip_build_suffix(**text), context.shown(file),
-                   "version string \"" + std::string(k_marker) + **text + "\"", ""};
+                   "version string \"" + std::string(k_marker) + **text + "\"", "", ""};
 }
 
 // Loads `name` (a soname or a host path) and asks it for its version; offline, or when it does
@@ -51,7 +67,7 @@ std::optional<NcclFound> probe_library(const RunContext& context, const std::str
       auto get_version = util::dl_sym<int (*)(int*)>(*lib, "ncclGetVersion");
       int code = 0;
       if (get_version && (*get_version)(&code) == 0) {
-        return NcclFound{nccl_version_text(code), util::dl_path(*lib), "ncclGetVersion", ""};
+        return NcclFound{nccl_version_text(code), util::dl_path(*lib), "ncclGetVersion", "", ""};
       }
     }
   }
@@ -105,11 +121,11 @@ std::vector<fs::path> torch_search_dirs(const RunContext& context, const fs::pat
 std::optional<NcclFound> torch_nccl(const RunContext& context, const fs::path& torch_dir,
                                     const std::optional<NcclFound>& system) {
   const fs::path torch_lib = torch_dir / "lib" / "libtorch_cuda.so";
-  std::error_code ec;
-  if (!fs::exists(torch_lib, ec)) {
+  auto fd = context.open_regular(torch_lib);
+  if (!fd) {
     return std::nullopt;
   }
-  auto elf = read_elf_dynamic(torch_lib);
+  auto elf = read_elf_dynamic(fd->get(), context.shown(torch_lib));
   if (!elf) {
     return std::nullopt;
   }
@@ -122,7 +138,7 @@ std::optional<NcclFound> torch_nccl(const RunContext& context, const fs::path& t
   }
   for (const auto& dir : torch_search_dirs(context, torch_lib, *elf)) {
     const fs::path candidate = dir / k_soname;
-    if (fs::exists(candidate, ec)) {
+    if (context.stat(candidate) || !context.is_missing(candidate)) {
       auto found = probe_library(context, candidate.string(), candidate);
       if (found) {
         found->how = "libtorch_cuda.so needs libnccl.so.2, found in " + context.shown(dir);
@@ -146,7 +162,7 @@ std::vector<CheckResult> probe_nccl(const RunContext& context) {
   const std::string& expected = context.lock().expect.nccl;
   const auto system = system_nccl(context);
   std::optional<NcclFound> torch;
-  if (auto install = find_torch(context.python())) {
+  if (auto install = find_torch(context, context.python())) {
     torch = torch_nccl(context, install->dir, system);
   }
   const std::optional<NcclFound>& checked = torch ? torch : system;
@@ -155,6 +171,11 @@ std::vector<CheckResult> probe_nccl(const RunContext& context) {
       return {skipped(id, title, "", "no NCCL found and the lock expects none")};
     }
     return {failed(id, title, expected, "", "no NCCL found (libnccl.so.2)")};
+  }
+  if (!checked->error.empty()) {
+    CheckResult check = failed(id, title, expected, "", checked->error);
+    check.details["path"] = checked->path;
+    return {check};
   }
   CheckResult check = (expected.empty() || expected == checked->version)
                           ? passed(id, title, expected, checked->version)

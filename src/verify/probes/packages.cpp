@@ -22,13 +22,15 @@ bool matched_by_name(const lock::UvPackage& package) {
          package.version.empty();
 }
 
-std::string list_text(const std::vector<std::string>& items) {
+// The first k_listed of `items`, then "... (N more)" of `total` (items.size() when 0).
+std::string list_text(const std::vector<std::string>& items, std::size_t total = 0) {
+  total = std::max(total, items.size());
   std::string out;
   for (std::size_t i = 0; i < items.size() && i < k_listed; ++i) {
     out += (i == 0 ? "" : ", ") + items[i];
   }
-  if (items.size() > k_listed) {
-    out += ", ... (" + std::to_string(items.size() - k_listed) + " more)";
+  if (total > k_listed) {
+    out += ", ... (" + std::to_string(total - k_listed) + " more)";
   }
   return out;
 }
@@ -42,40 +44,97 @@ std::vector<std::string> site_list(const RunContext& context, const std::vector<
   return out;
 }
 
-CheckResult record_check(const std::map<std::string, Distribution>& installed) {
+// What a RECORD file leads to: its listed files, or why it is not checked (no regular file,
+// more than one RECORD may claim).
+Result<std::vector<RecordEntry>> read_record(const RunContext& context, const fs::path& record) {
+  ENVLOCK_TRY_ASSIGN(const std::string text, context.read(record, k_record_max_bytes));
+  const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  if (lines > k_record_max_lines) {
+    return input_error(context.shown(record) + ": more than " + std::to_string(k_record_max_lines) +
+                       " lines");
+  }
+  return parse_record(text);
+}
+
+// The file a RECORD line names: relative to the site-packages folder ("../../bin/x" too), or an
+// absolute path of the checked system; resolved inside the root either way.
+fs::path record_target(const RunContext& context, const fs::path& site, const std::string& path) {
+  if (!path.empty() && path.front() == '/') {
+    return context.at(path);
+  }
+  return context.at(context.shown(site) + "/" + path);
+}
+
+CheckResult record_check(const RunContext& context,
+                         const std::map<std::string, Distribution>& installed) {
   const std::string id = "packages.record";
   const std::string title = "installed files match RECORD";
   std::vector<RecordFile> files;
+  std::vector<std::string> not_checked;
   for (const auto& [key, dist] : installed) {
     if (dist.inherited) {
       continue;
     }
-    auto text = util::read_file_limited(dist.dist_info / "RECORD", 64 << 20);
-    if (!text) {
+    const fs::path record = dist.dist_info / "RECORD";
+    auto entries = read_record(context, record);
+    if (!entries) {
+      if (!context.is_missing(record)) {
+        not_checked.push_back(entries.error().message);
+      }
       continue;
     }
     const std::string dist_name = dist.dist_info.filename().string();
-    for (const auto& entry : parse_record(*text)) {
+    for (const auto& entry : *entries) {
       if (!entry.sha256.empty()) {
-        files.push_back({(dist.site / entry.path).lexically_normal(), dist_name + ": " + entry.path,
-                         entry.sha256});
+        files.push_back({record_target(context, dist.site, entry.path),
+                         dist_name + ": " + entry.path, entry.sha256});
       }
     }
   }
-  const RecordCheck result = check_record_files(files);
+  const auto open = [&context](const fs::path& path) -> Result<util::Fd> {
+    auto fd = context.open_regular(path);
+    if (fd) {
+      return fd;
+    }
+    if (context.is_missing(path)) {
+      return input_error("missing");
+    }
+    std::string problem = fd.error().message;
+    const std::string prefix = context.shown(path) + ": ";
+    if (problem.starts_with(prefix)) {
+      problem.erase(0, prefix.size());
+    }
+    return input_error(problem);
+  };
+  const RecordCheck result = check_record_files(files, open);
   const std::string found = std::to_string(result.files - result.mismatches.size()) + " of " +
                             std::to_string(result.files) + " files match";
   CheckResult check = passed(id, title, std::to_string(result.files) + " files match", found);
+  std::vector<std::string> problems;
+  if (!not_checked.empty()) {
+    problems.push_back(std::to_string(not_checked.size()) +
+                       " RECORD files not checked: " + list_text(not_checked));
+    check.details["records_not_checked"] = not_checked;
+  }
   if (!result.mismatches.empty()) {
     std::vector<std::string> names;
     nlohmann::json listed = nlohmann::json::array();
     for (const auto& mismatch : result.mismatches) {
-      names.push_back(mismatch.shown + " (" + mismatch.problem + ")");
-      listed.push_back({{"file", mismatch.shown}, {"problem", mismatch.problem}});
+      if (names.size() < k_listed) {
+        names.push_back(mismatch.shown + " (" + mismatch.problem + ")");
+      }
+      if (listed.size() < k_record_listed_mismatches) {
+        listed.push_back({{"file", mismatch.shown}, {"problem", mismatch.problem}});
+      }
     }
-    check.outcome = Outcome::fail;
-    check.reason = std::to_string(names.size()) + " files differ from RECORD: " + list_text(names);
+    problems.push_back(std::to_string(result.mismatches.size()) +
+                       " files differ from RECORD: " + list_text(names, result.mismatches.size()));
     check.details["mismatches"] = listed;
+    check.details["mismatches_not_listed"] = result.mismatches.size() - listed.size();
+  }
+  if (!problems.empty()) {
+    check.outcome = Outcome::fail;
+    check.reason = util::join(problems, "; ");
   }
   check.figures.push_back({"hashed_bytes", static_cast<double>(result.bytes), "B"});
   return check;
@@ -132,7 +191,7 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
     out.push_back(skipped("packages.unexpected", "no packages beyond the lock", "", reason));
     return out;
   }
-  const auto installed = scan_distributions(env);
+  const auto installed = scan_distributions(context, env);
   nlohmann::json where = {{"source", env.found_by},
                           {"site_packages", site_list(context, env.sites)},
                           {"inherited", site_list(context, env.inherited_sites)}};
@@ -181,6 +240,19 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
     problems.push_back(std::to_string(mismatched.size()) + " at another version (" +
                        list_text(mismatched) + ")");
   }
+  // A METADATA that is there but cannot be read leaves the version to the folder's name, which
+  // is not what Python would report: the distribution is named, and the check fails.
+  std::vector<std::string> unreadable;
+  for (const auto& [key, dist] : installed) {
+    if (!dist.problem.empty()) {
+      unreadable.push_back(dist.problem);
+    }
+  }
+  if (!unreadable.empty()) {
+    installed_check.details["unreadable"] = unreadable;
+    problems.push_back(std::to_string(unreadable.size()) + " unreadable (" + list_text(unreadable) +
+                       ")");
+  }
   if (!problems.empty()) {
     installed_check.outcome = Outcome::fail;
     installed_check.reason = util::join(problems, "; ");
@@ -192,7 +264,7 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
     out.push_back(skipped("packages.unexpected", "no packages beyond the lock", "none",
                           "no python3.X site-packages found"));
     if (context.options().deep) {
-      out.push_back(record_check(installed));
+      out.push_back(record_check(context, installed));
     }
     return out;
   }
@@ -223,7 +295,7 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
   out.push_back(std::move(extra_check));
 
   if (context.options().deep) {
-    out.push_back(record_check(installed));
+    out.push_back(record_check(context, installed));
   }
   return out;
 }

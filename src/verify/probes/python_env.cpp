@@ -16,18 +16,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr std::uintmax_t k_metadata_limit = 16 << 20;
+
 constexpr const char* k_default_path =
     "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-bool is_dir(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec);
-}
-
-bool is_file(const fs::path& path) {
-  std::error_code ec;
-  return fs::is_regular_file(path, ec);
-}
 
 // "3.12" from "3.12.3", "3.12" or "python3.12"; empty when it is none of those.
 std::string python_version_of(std::string_view text) {
@@ -41,21 +33,19 @@ std::string python_version_of(std::string_view text) {
 }
 
 // Sorted children of `dir` whose names start with `prefix` and that are folders.
-std::vector<fs::path> subdirs(const fs::path& dir, std::string_view prefix) {
+std::vector<fs::path> subdirs(const RunContext& context, const fs::path& dir,
+                              std::string_view prefix) {
   std::vector<fs::path> out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with(prefix) && is_dir(entry.path())) {
-      out.push_back(entry.path());
+  for (const auto& entry : context.list(dir)) {
+    if (entry.name.starts_with(prefix) && S_ISDIR(entry.mode)) {
+      out.push_back(dir / entry.name);
     }
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
-void add_existing(std::vector<fs::path>& out, const fs::path& dir) {
-  if (is_dir(dir) && std::find(out.begin(), out.end(), dir) == out.end()) {
+void add_existing(const RunContext& context, std::vector<fs::path>& out, const fs::path& dir) {
+  if (context.is_dir(dir) && std::find(out.begin(), out.end(), dir) == out.end()) {
     out.push_back(dir);
   }
 }
@@ -73,23 +63,23 @@ std::string joined(const std::string& dir, std::string_view name) {
 // Every pythonX.Y folder's site-packages and dist-packages under the image folder `lib`.
 void add_all_versions(const RunContext& context, const std::string& lib, std::string_view leaf,
                       std::vector<fs::path>& out) {
-  for (const auto& python : subdirs(context.at(lib), "python3.")) {
-    add_existing(out, python / fs::path(leaf));
+  for (const auto& python : subdirs(context, context.at(lib), "python3.")) {
+    add_existing(context, out, python / fs::path(leaf));
   }
 }
 
 // Whether /usr's Python is a Debian or Ubuntu one, whose site module reads dist-packages: the
 // system says so (/etc/debian_version), or a dist-packages folder of it exists.
 bool debian_layout(const RunContext& context, const std::string& version) {
-  if (is_file(context.at("/etc/debian_version")) ||
-      is_dir(context.at("/usr/lib/python3/dist-packages"))) {
+  if (context.is_file(context.at("/etc/debian_version")) ||
+      context.is_dir(context.at("/usr/lib/python3/dist-packages"))) {
     return true;
   }
   if (version.empty()) {
     return false;
   }
-  return is_dir(context.at("/usr/local/lib/python" + version + "/dist-packages")) ||
-         is_dir(context.at("/usr/lib/python" + version + "/dist-packages"));
+  return context.is_dir(context.at("/usr/local/lib/python" + version + "/dist-packages")) ||
+         context.is_dir(context.at("/usr/lib/python" + version + "/dist-packages"));
 }
 
 // The site folders of the Python installed under the image folder `prefix` (no virtual env):
@@ -104,13 +94,13 @@ std::vector<fs::path> base_sites(const RunContext& context, const std::string& p
     if (version.empty()) {
       add_all_versions(context, "/usr/local/lib", "dist-packages", out);
     } else {
-      add_existing(out, context.at("/usr/local/lib/" + py + "/dist-packages"));
+      add_existing(context, out, context.at("/usr/local/lib/" + py + "/dist-packages"));
     }
-    add_existing(out, context.at("/usr/lib/python3/dist-packages"));
+    add_existing(context, out, context.at("/usr/lib/python3/dist-packages"));
     if (version.empty()) {
       add_all_versions(context, "/usr/lib", "dist-packages", out);
     } else {
-      add_existing(out, context.at("/usr/lib/" + py + "/dist-packages"));
+      add_existing(context, out, context.at("/usr/lib/" + py + "/dist-packages"));
     }
     return out;
   }
@@ -124,7 +114,7 @@ std::vector<fs::path> base_sites(const RunContext& context, const std::string& p
     if (version.empty()) {
       add_all_versions(context, lib, "site-packages", out);
     } else {
-      add_existing(out, context.at(lib + "/" + py + "/site-packages"));
+      add_existing(context, out, context.at(lib + "/" + py + "/site-packages"));
     }
   }
   return out;
@@ -133,13 +123,13 @@ std::vector<fs::path> base_sites(const RunContext& context, const std::string& p
 // The folders a checked system without any interpreter found still has: every Python's.
 std::vector<fs::path> system_sites(const RunContext& context) {
   std::vector<fs::path> out;
-  for (const auto& python : subdirs(context.at("/usr/local/lib"), "python3")) {
-    add_existing(out, python / "site-packages");
-    add_existing(out, python / "dist-packages");
+  for (const auto& python : subdirs(context, context.at("/usr/local/lib"), "python3")) {
+    add_existing(context, out, python / "site-packages");
+    add_existing(context, out, python / "dist-packages");
   }
-  add_existing(out, context.at("/usr/lib/python3/dist-packages"));
-  for (const auto& python : subdirs(context.at("/usr/lib"), "python3.")) {
-    add_existing(out, python / "site-packages");
+  add_existing(context, out, context.at("/usr/lib/python3/dist-packages"));
+  for (const auto& python : subdirs(context, context.at("/usr/lib"), "python3.")) {
+    add_existing(context, out, python / "site-packages");
   }
   return out;
 }
@@ -179,7 +169,7 @@ PythonEnvironment environment_of(const RunContext& context, const std::string& p
   const std::string bin = parent_of(python);
   std::optional<std::string> cfg_dir;
   for (const std::string& dir : {bin, parent_of(bin)}) {
-    if (is_file(context.at(joined(dir, "pyvenv.cfg")))) {
+    if (context.is_file(context.at(joined(dir, "pyvenv.cfg")))) {
       cfg_dir = dir;
       break;
     }
@@ -188,7 +178,7 @@ PythonEnvironment environment_of(const RunContext& context, const std::string& p
   const std::string real_version = python_version_of(fs::path(real).filename().string());
   if (cfg_dir) {
     env.virtual_env = true;
-    const auto text = util::read_file_limited(context.at(joined(*cfg_dir, "pyvenv.cfg")), 1 << 16);
+    const auto text = context.read(context.at(joined(*cfg_dir, "pyvenv.cfg")), 1 << 16);
     const VenvConfig cfg = read_venv_config(text ? *text : std::string());
     env.version = !cfg.version.empty() ? cfg.version : real_version;
     for (const char* lib : {"lib", "lib64"}) {
@@ -196,7 +186,8 @@ PythonEnvironment environment_of(const RunContext& context, const std::string& p
       if (env.version.empty()) {
         add_all_versions(context, lib_dir, "site-packages", env.sites);
       } else {
-        add_existing(env.sites, context.at(lib_dir + "/python" + env.version + "/site-packages"));
+        add_existing(context, env.sites,
+                     context.at(lib_dir + "/python" + env.version + "/site-packages"));
       }
     }
     if (cfg.include_system) {
@@ -208,7 +199,7 @@ PythonEnvironment environment_of(const RunContext& context, const std::string& p
   const std::string prefix = parent_of(parent_of(real));
   env.version = real_version;
   if (env.version.empty()) {
-    const auto versions = subdirs(context.at(joined(prefix, "lib")), "python3.");
+    const auto versions = subdirs(context, context.at(joined(prefix, "lib")), "python3.");
     if (versions.size() == 1) {
       env.version = python_version_of(versions.front().filename().string());
     }
@@ -226,7 +217,7 @@ std::optional<std::string> python_on_path(const RunContext& context) {
       continue;
     }
     const std::string candidate = joined(dir, "python3");
-    if (is_file(context.resolve(context.at(candidate)))) {
+    if (context.is_file((context.at(candidate)))) {
       return candidate;
     }
   }
@@ -239,8 +230,8 @@ std::optional<std::string> venv_python(const RunContext& context, const std::str
     return std::nullopt;
   }
   const std::string python = joined(dir, "bin/python3");
-  if (is_file(context.at(joined(dir, "pyvenv.cfg"))) ||
-      is_file(context.resolve(context.at(python)))) {
+  if (context.is_file(context.at(joined(dir, "pyvenv.cfg"))) ||
+      context.is_file((context.at(python)))) {
     return python;
   }
   return std::nullopt;
@@ -272,14 +263,14 @@ PythonEnvironment find_python_environment(const RunContext& context) {
     PythonEnvironment env;
     env.found_by = "--site-packages";
     for (const auto& dir : options.site_packages) {
-      add_existing(env.sites, dir);
+      add_existing(context, env.sites, context.given_path(dir));
     }
     return env;
   }
   std::vector<std::string> warnings;
   if (!options.resume.python.empty()) {
     const std::string python = options.resume.python.string();
-    if (is_file(context.resolve(context.at(python)))) {
+    if (context.is_file((context.at(python)))) {
       return environment_of(context, python, "--python");
     }
     warnings.push_back("--python " + python + ": no such file");
@@ -373,10 +364,15 @@ std::string pep503_name(std::string_view name) {
 
 namespace {
 
-// Core metadata headers stop at the first blank line.
-void read_metadata(const fs::path& dist_info, Distribution& dist) {
-  auto text = util::read_file_limited(dist_info / "METADATA", 16 << 20);
+// Core metadata headers stop at the first blank line. A METADATA that is there but cannot be
+// read (no regular file, too large) is the distribution's problem.
+void read_metadata(const RunContext& context, const fs::path& dist_info, Distribution& dist) {
+  const fs::path file = dist_info / "METADATA";
+  auto text = context.read(file, k_metadata_limit);
   if (!text) {
+    if (!context.is_missing(file)) {
+      dist.problem = text.error().message;
+    }
     return;
   }
   for (const auto& line : util::split(*text, '\n')) {
@@ -394,24 +390,21 @@ void read_metadata(const fs::path& dist_info, Distribution& dist) {
 
 } // namespace
 
-std::map<std::string, Distribution> scan_distributions(const PythonEnvironment& env) {
+std::map<std::string, Distribution> scan_distributions(const RunContext& context,
+                                                       const PythonEnvironment& env) {
   std::map<std::string, Distribution> out;
   auto scan = [&](const fs::path& site, bool inherited) {
-    std::vector<fs::path> found;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(site, ec)) {
-      if (entry.path().extension() == ".dist-info" && is_dir(entry.path())) {
-        found.push_back(entry.path());
+    for (const auto& entry : context.list(site)) {
+      if (!entry.name.ends_with(".dist-info") || !S_ISDIR(entry.mode)) {
+        continue;
       }
-    }
-    std::sort(found.begin(), found.end());
-    for (const auto& dist_info : found) {
+      const fs::path dist_info = site / entry.name;
       Distribution dist;
       dist.dist_info = dist_info;
       dist.site = site;
       dist.inherited = inherited;
-      read_metadata(dist_info, dist);
-      const std::string stem = dist_info.stem().string();
+      read_metadata(context, dist_info, dist);
+      const std::string stem = entry.name.substr(0, entry.name.size() - 10);
       const auto dash = stem.find('-');
       if (dist.name.empty()) {
         dist.name = stem.substr(0, dash);

@@ -60,6 +60,9 @@ struct Distribution {
   std::filesystem::path dist_info;
   std::filesystem::path site; // the site-packages folder holding it
   bool inherited = false;     // found only in a system folder seen through the virtual env
+  // Why its METADATA could not be read although it is there ("PATH: is a FIFO, not a regular
+  // file", "PATH: larger than N bytes"); empty when it was read or is missing.
+  std::string problem;
 };
 
 // PEP 503: lowercase, runs of '-', '_' and '.' become one '-'.
@@ -67,6 +70,8 @@ std::string pep503_name(std::string_view name);
 
 // The distributions in the folders, keyed by normalised name; a name found in an earlier folder
 // hides later ones (Python's import order).
-std::map<std::string, Distribution> scan_distributions(const PythonEnvironment& env);
+// Every path is reached through `context` (inside the root, offline).
+std::map<std::string, Distribution> scan_distributions(const RunContext& context,
+                                                       const PythonEnvironment& env);
 
 } // namespace envlock::verify

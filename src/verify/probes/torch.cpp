@@ -80,7 +80,7 @@ std::optional<CudnnFound> cudnn_by_header(const RunContext& context,
     headers.push_back(context.at(path));
   }
   for (const auto& header : headers) {
-    auto text = util::read_file_limited(header, 1 << 20);
+    auto text = context.read(header, 1 << 20);
     if (!text) {
       continue;
     }
@@ -124,7 +124,7 @@ CheckResult cudnn_check(const RunContext& context, const std::optional<TorchInst
 } // namespace
 
 std::vector<CheckResult> probe_torch(const RunContext& context) {
-  const auto torch = find_torch(context.python());
+  const auto torch = find_torch(context, context.python());
   const std::string& expected = context.lock().expect.pytorch;
   std::vector<CheckResult> out;
   if (!torch) {
@@ -133,6 +133,10 @@ std::vector<CheckResult> probe_torch(const RunContext& context) {
                                    : failed("torch.version", "PyTorch", expected, "", reason));
     out.push_back(
         skipped("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda, "PyTorch not found"));
+  } else if (!torch->problem.empty()) {
+    out.push_back(failed("torch.version", "PyTorch", expected, "", torch->problem));
+    out.push_back(skipped("torch.cuda", "PyTorch's CUDA", context.lock().expect.cuda,
+                          "PyTorch's version.py cannot be read"));
   } else {
     CheckResult version =
         (expected.empty() || expected == torch->version)

@@ -6,6 +6,12 @@
 
 namespace envlock::verify {
 
+namespace {
+
+constexpr std::uintmax_t k_version_py_limit = 1 << 20;
+
+} // namespace
+
 std::map<std::string, std::string> parse_version_py(std::string_view text) {
   // `name: type = 'value'  # comment`: the annotation and anything after the closing quote go.
   std::map<std::string, std::string> out;
@@ -23,12 +29,19 @@ std::map<std::string, std::string> parse_version_py(std::string_view text) {
   return out;
 }
 
-std::optional<TorchInstall> find_torch(const PythonEnvironment& env) {
+std::optional<TorchInstall> find_torch(const RunContext& context, const PythonEnvironment& env) {
   std::vector<std::filesystem::path> all = env.sites;
   all.insert(all.end(), env.inherited_sites.begin(), env.inherited_sites.end());
   for (const auto& site : all) {
-    auto text = util::read_file_limited(site / "torch" / "version.py", 1 << 20);
+    const auto file = site / "torch" / "version.py";
+    auto text = context.read(file, k_version_py_limit);
     if (!text) {
+      if (!context.is_missing(file)) {
+        TorchInstall unreadable;
+        unreadable.dir = site / "torch";
+        unreadable.problem = text.error().message;
+        return unreadable;
+      }
       continue;
     }
     auto values = parse_version_py(*text);
@@ -36,7 +49,7 @@ std::optional<TorchInstall> find_torch(const PythonEnvironment& env) {
       continue;
     }
     return TorchInstall{site / "torch", values["__version__"], values["cuda"],
-                        values["git_version"]};
+                        values["git_version"], ""};
   }
   return std::nullopt;
 }

@@ -22,10 +22,14 @@ struct TorchInstall {
   std::string version;       // __version__
   std::string cuda;          // cuda ("" when None)
   std::string git_version;
+  // Why version.py could not be read although it is there ("PATH: is a FIFO, not a regular
+  // file"); the other fields are empty then.
+  std::string problem;
 };
 
 // The first torch/version.py in the site-packages folders (own ones first); nothing when PyTorch
 // is not installed or version.py has no __version__.
-std::optional<TorchInstall> find_torch(const PythonEnvironment& env);
+// A version.py that is there but cannot be read is found, with its problem.
+std::optional<TorchInstall> find_torch(const RunContext& context, const PythonEnvironment& env);
 
 } // namespace envlock::verify

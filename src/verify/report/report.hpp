@@ -49,6 +49,10 @@ struct Summary {
   std::size_t skipped = 0;
 };
 
+// Writes every byte of the report's text that is not part of a well-formed UTF-8 character as
+// "\xNN", so that a name or file read from an image never stops the report from being written.
+void escape_invalid_utf8(Report& report);
+
 // Counts the outcomes.
 Summary summarize(const std::vector<CheckResult>& checks);
 

@@ -81,7 +81,7 @@ CheckResult files_result(const fs::path& dir, const CheckpointFiles& files, int 
 // The trainer's Python and the versions the verifier finds in its environment.
 nlohmann::json trainer_versions(const RunContext& context, const fs::path& python) {
   const PythonEnvironment& env = context.python();
-  const auto installed = scan_distributions(env);
+  const auto installed = scan_distributions(context, env);
   nlohmann::json out = {{"python", python.string()}, {"python_version", env.version}};
   for (const char* name : {"torch", "numpy"}) {
     const auto it = installed.find(name);

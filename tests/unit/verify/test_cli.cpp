@@ -114,7 +114,9 @@ TEST_CASE("the GPUs seen are compared with the host's list") {
   test::write_text(options.host_facts,
                    R"({"gpus":[{"index":0,"uuid":"GPU-a","name":"NVIDIA H200"},)"
                    R"({"index":1,"uuid":"GPU-b","name":"NVIDIA H200"}]})");
-  const RunContext context(*lock, options);
+  const auto made = RunContext::create(*lock, options);
+  REQUIRE(made);
+  const RunContext& context = *made;
   auto check = compare_host_gpus(context, {count});
   CHECK(check.outcome == Outcome::pass);
   CHECK(check.expected == "GPU-a,GPU-b");

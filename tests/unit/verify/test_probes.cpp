@@ -2,6 +2,7 @@
 // Enroot's /etc/rc labels, the version string scan, the ELF dynamic section and the dlopen helper.
 #include "../testutil.hpp"
 #include "util/dl.hpp"
+#include "util/root_dir.hpp"
 #include "verify/probes/dist_record.hpp"
 #include "verify/probes/enroot_rc.hpp"
 #include "verify/probes/file_scan.hpp"
@@ -84,7 +85,13 @@ TEST_CASE("RECORD files are checked in parallel and mismatches named") {
   }
   test::write_text(dir.path() / "f7", "content 7 changed");
   std::filesystem::remove(dir.path() / "f3");
-  const auto result = check_record_files(files);
+  const auto result =
+      check_record_files(files, [](const std::filesystem::path& path) -> Result<util::Fd> {
+        if (!std::filesystem::exists(path)) {
+          return input_error("missing");
+        }
+        return util::open_regular_file(path);
+      });
   CHECK(result.files == 20);
   REQUIRE(result.mismatches.size() == 2);
   CHECK(result.mismatches[0].shown == "f3");
