@@ -13,25 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* type_name(mode_t mode) {
-  if (S_ISFIFO(mode)) {
-    return "a FIFO";
-  }
-  if (S_ISCHR(mode)) {
-    return "a character device";
-  }
-  if (S_ISBLK(mode)) {
-    return "a block device";
-  }
-  if (S_ISSOCK(mode)) {
-    return "a socket";
-  }
-  if (S_ISDIR(mode)) {
-    return "a directory";
-  }
-  return "not a file";
-}
-
 bool is_inside(const fs::path& path, const fs::path& folder) {
   auto p = path.begin();
   for (auto f = folder.begin(); f != folder.end(); ++f, ++p) {
@@ -93,10 +74,7 @@ Result<std::string> read_source_file(const fs::path& path, std::uintmax_t limit,
   if (rule == LinkRule::inside_project) {
     ENVLOCK_TRY(check_inside_project(path));
   }
-  if (!S_ISREG(st.st_mode)) {
-    return input_error(path.string() + ": is " + type_name(st.st_mode) + ", not a regular file");
-  }
-  return util::read_file_limited(path, limit);
+  return util::read_regular_file(path, limit);
 }
 
 } // namespace envlock::manifest

@@ -17,11 +17,15 @@ hash_context_files(const manifest::Manifest& manifest) {
                          "' must be a relative path inside the manifest's folder");
     }
     const std::string normal = std::filesystem::path(path).lexically_normal().generic_string();
-    auto hash = util::sha256_file_hex(manifest.dir / normal);
-    if (!hash) {
-      return input_error("build.context: cannot read " + normal);
+    auto fd = util::open_regular_file(manifest.dir / normal, UINTMAX_MAX, normal);
+    if (!fd) {
+      return input_error("build.context: cannot read " + fd.error().message);
     }
-    files.push_back(lock::ContextFile{normal, *hash});
+    auto digest = util::sha256_fd(fd->get(), normal + ": ");
+    if (!digest) {
+      return input_error("build.context: cannot read " + digest.error().message);
+    }
+    files.push_back(lock::ContextFile{normal, util::to_hex(digest->data(), digest->size())});
   }
   return std::optional<std::vector<lock::ContextFile>>(std::move(files));
 }

@@ -48,7 +48,7 @@ void compare_field(const std::string& field, const T& in_lock, const T& in_file,
 Status uv_table_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
                       std::vector<std::string>& out) {
   const lock::UvLockPin& pinned = lock.python.uv_lock;
-  const auto text = util::read_file_limited(manifest.dir / pinned.path, uv::k_uv_lock_limit);
+  const auto text = util::read_regular_file(manifest.dir / pinned.path, uv::k_uv_lock_limit);
   if (!text || util::sha256_hex(*text) != pinned.sha256) {
     return {}; // missing or changed: reported as the file's own drift
   }

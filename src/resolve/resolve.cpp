@@ -22,13 +22,30 @@ std::filesystem::path absolute_normal(const std::filesystem::path& path) {
   return std::filesystem::absolute(path).lexically_normal();
 }
 
-Result<std::string> hash_file(const manifest::Manifest& manifest, std::string_view name) {
-  const std::string shown = project_file(manifest, name);
-  auto hash = util::sha256_file_hex(manifest.dir / shown);
-  if (!hash) {
-    return input_error("python.project: cannot read " + shown);
+// "python.project: cannot read python/uv.lock: REASON", with uv.lock's limit said in MiB.
+Error cannot_read(const Error& error) {
+  std::string message = "python.project: cannot read " + error.message;
+  const std::string limit = "larger than " + std::to_string(uv::k_uv_lock_limit) + " bytes";
+  if (message.ends_with(limit)) {
+    message.replace(message.size() - limit.size(), limit.size(), "larger than 64 MiB");
   }
-  return hash;
+  return input_error(std::move(message));
+}
+
+// The sha256 of a file of the python project: a regular file, of at most `limit` bytes (checked
+// before any byte is read).
+Result<std::string> hash_file(const manifest::Manifest& manifest, std::string_view name,
+                              std::uintmax_t limit) {
+  const std::string shown = project_file(manifest, name);
+  auto fd = util::open_regular_file(manifest.dir / shown, limit, shown);
+  if (!fd) {
+    return cannot_read(fd.error());
+  }
+  auto digest = util::sha256_fd(fd->get(), shown + ": ");
+  if (!digest) {
+    return cannot_read(digest.error());
+  }
+  return util::to_hex(digest->data(), digest->size());
 }
 
 // The training section with its files' paths (normalised, relative to the manifest's folder) and
@@ -100,8 +117,8 @@ lock::Lock manifest_fields(const manifest::Manifest& manifest,
 }
 
 Status hash_python_files(const manifest::Manifest& manifest, lock::Python& python) {
-  ENVLOCK_TRY_ASSIGN(python.uv_lock.sha256, hash_file(manifest, "uv.lock"));
-  ENVLOCK_TRY_ASSIGN(python.pyproject_sha256, hash_file(manifest, "pyproject.toml"));
+  ENVLOCK_TRY_ASSIGN(python.uv_lock.sha256, hash_file(manifest, "uv.lock", uv::k_uv_lock_limit));
+  ENVLOCK_TRY_ASSIGN(python.pyproject_sha256, hash_file(manifest, "pyproject.toml", UINTMAX_MAX));
   return {};
 }
 
@@ -147,11 +164,10 @@ Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
   }
   const std::string uv_lock_path = lock.python.uv_lock.path;
   // Megatron-LM's uv.lock is about 1 MiB; 64 MiB leaves room and bounds the memory used.
-  const auto uv_text = util::read_file_limited(manifest.dir / uv_lock_path, uv::k_uv_lock_limit);
+  const auto uv_text =
+      util::read_regular_file(manifest.dir / uv_lock_path, uv::k_uv_lock_limit, uv_lock_path);
   if (!uv_text) {
-    const bool too_large = uv_text.error().message.find("larger than") != std::string::npos;
-    return input_error("python.project: cannot read " + uv_lock_path +
-                       (too_large ? ": larger than 64 MiB" : ""));
+    return cannot_read(uv_text.error());
   }
   ENVLOCK_TRY_ASSIGN(lock::UvLockPin uv_lock, uv::parse_uv_lock(*uv_text, uv_lock_path));
   uv_lock.path = uv_lock_path;

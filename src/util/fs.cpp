@@ -127,6 +127,38 @@ Result<std::string> read_input(const fs::path& path, std::uintmax_t limit) {
   }
 }
 
+namespace {
+
+// Everything left to read from `fd`, failing with `too_large` past `limit` bytes.
+Result<std::string> read_to_end(int fd, std::uintmax_t limit, std::uintmax_t expected,
+                                const std::string& shown, const std::string& too_large) {
+  std::string out;
+  out.reserve(static_cast<std::size_t>(std::min(expected, limit)));
+  std::array<char, 1 << 16> buf{};
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      return input_error(shown + ": " + errno_text(errno));
+    }
+    if (n == 0) {
+      return out;
+    }
+    out.append(buf.data(), static_cast<std::size_t>(n));
+    if (out.size() > limit) {
+      return input_error(too_large);
+    }
+  }
+}
+
+std::string too_large_text(const std::string& shown, std::uintmax_t limit) {
+  return shown + ": larger than " + std::to_string(limit) + " bytes";
+}
+
+} // namespace
+
 Result<std::string> read_file_limited(const fs::path& path, std::uintmax_t limit) {
   const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) {
@@ -139,29 +171,98 @@ Result<std::string> read_file_limited(const fs::path& path, std::uintmax_t limit
   if (S_ISDIR(st.st_mode)) {
     return input_error(path.string() + ": is a directory");
   }
-  const std::string too_large = path.string() + ": larger than " + std::to_string(limit) + " bytes";
+  const std::string too_large = too_large_text(path.string(), limit);
   if (static_cast<std::uintmax_t>(st.st_size) > limit) {
     return input_error(too_large);
   }
-  std::string out;
-  out.reserve(static_cast<std::size_t>(st.st_size));
-  std::array<char, 1 << 16> buf{};
-  for (;;) {
-    const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) {
-      continue;
+  return read_to_end(fd.get(), limit, static_cast<std::uintmax_t>(st.st_size), path.string(),
+                     too_large);
+}
+
+std::string file_type_name(unsigned mode) {
+  if (S_ISREG(mode)) {
+    return "a regular file";
+  }
+  if (S_ISDIR(mode)) {
+    return "a folder";
+  }
+  if (S_ISLNK(mode)) {
+    return "a symbolic link";
+  }
+  if (S_ISFIFO(mode)) {
+    return "a FIFO";
+  }
+  if (S_ISCHR(mode)) {
+    return "a character device";
+  }
+  if (S_ISBLK(mode)) {
+    return "a block device";
+  }
+  if (S_ISSOCK(mode)) {
+    return "a socket";
+  }
+  return "not a file";
+}
+
+Result<Fd> open_regular_file(const fs::path& path, std::uintmax_t limit, const std::string& shown) {
+  const std::string name = shown.empty() ? path.string() : shown;
+  const auto check = [&](const struct stat& st) -> Status {
+    if (!S_ISREG(st.st_mode)) {
+      return input_error(name + ": is " + file_type_name(st.st_mode) + ", not a regular file");
     }
-    if (n < 0) {
-      return input_error(path.string() + ": " + errno_text(errno));
+    if (static_cast<std::uintmax_t>(st.st_size) > limit) {
+      return input_error(too_large_text(name, limit));
     }
-    if (n == 0) {
-      return out;
-    }
-    out.append(buf.data(), static_cast<std::size_t>(n));
-    if (out.size() > limit) {
-      return input_error(too_large);
+    return {};
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return input_error(name + ": " + errno_text(errno));
+  }
+  ENVLOCK_TRY(check(st));
+  // O_NONBLOCK: a FIFO put in the file's place since the stat() must not block the open.
+  Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd) {
+    return input_error(name + ": " + errno_text(errno));
+  }
+  if (::fstat(fd.get(), &st) != 0) {
+    return input_error(name + ": " + errno_text(errno));
+  }
+  ENVLOCK_TRY(check(st));
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    return input_error(name + ": " + errno_text(errno));
+  }
+  return fd;
+}
+
+Status check_default_output(const fs::path& path, std::string_view option) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) {
+    return {}; // absent (or unreadable: writing it reports why) or a regular file
+  }
+  std::string what = file_type_name(st.st_mode);
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(path, ec);
+    if (!ec) {
+      what += " (to " + target.string() + ")";
     }
   }
+  return input_error(path.string() + ": is " + what +
+                     "; a default output is written only as a regular file: remove it, or name "
+                     "the file with " +
+                     std::string(option));
+}
+
+Result<std::string> read_regular_file(const fs::path& path, std::uintmax_t limit,
+                                      const std::string& shown) {
+  ENVLOCK_TRY_ASSIGN(const Fd fd, open_regular_file(path, limit, shown));
+  const std::string name = shown.empty() ? path.string() : shown;
+  struct stat st {};
+  const std::uintmax_t expected =
+      ::fstat(fd.get(), &st) == 0 ? static_cast<std::uintmax_t>(st.st_size) : 0;
+  return read_to_end(fd.get(), limit, expected, name, too_large_text(name, limit));
 }
 
 Result<std::string> read_file(const fs::path& path) {
@@ -170,7 +271,7 @@ Result<std::string> read_file(const fs::path& path) {
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : m_path(std::move(other.m_path)), m_temp(std::move(other.m_temp)), m_fd(other.m_fd),
-      m_mode(other.m_mode), m_stream(other.m_stream) {
+      m_mode(other.m_mode), m_stream(other.m_stream), m_synced(other.m_synced) {
   other.m_fd = -1;
   other.m_temp.clear();
 }
@@ -233,6 +334,20 @@ Status AtomicFile::write(std::string_view data) {
   return {};
 }
 
+Status AtomicFile::sync() {
+  if (m_fd < 0) {
+    return env_error("cannot commit " + m_path.string() + ": not open");
+  }
+  if (m_stream || m_synced) {
+    return {};
+  }
+  if (::fchmod(m_fd, m_mode) != 0 || ::fsync(m_fd) != 0) {
+    return env_error("cannot write " + m_path.string() + ": " + errno_text(errno));
+  }
+  m_synced = true;
+  return {};
+}
+
 Status AtomicFile::commit() {
   if (m_fd < 0) {
     return env_error("cannot commit " + m_path.string() + ": not open");
@@ -243,9 +358,7 @@ Status AtomicFile::commit() {
     }
     return {};
   }
-  if (::fchmod(m_fd, m_mode) != 0 || ::fsync(m_fd) != 0) {
-    return env_error("cannot write " + m_path.string() + ": " + errno_text(errno));
-  }
+  ENVLOCK_TRY(sync());
   if (::close(std::exchange(m_fd, -1)) != 0) {
     return env_error("cannot write " + m_path.string() + ": " + errno_text(errno));
   }

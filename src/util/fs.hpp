@@ -1,6 +1,7 @@
 // Files: whole-file reads, atomic writes (temp file + fsync + rename) and temporary folders.
 #pragma once
 
+#include "util/fd.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -23,6 +24,23 @@ Result<std::string> read_file(const std::filesystem::path& path);
 // Like read_file, but fails with "PATH: larger than LIMIT bytes" before reading a larger file.
 Result<std::string> read_file_limited(const std::filesystem::path& path, std::uintmax_t limit);
 
+// What a file is, for messages: "a regular file", "a folder", "a symbolic link", "a FIFO", "a
+// character device", "a block device", "a socket"; "not a file" for anything else.
+std::string file_type_name(unsigned mode);
+
+// Opens `path` (links followed) to read, when it is a regular file of at most `limit` bytes. A FIFO
+// or a device is never opened, so that a link to /dev/zero or to a FIFO cannot hang the read.
+// Input errors name `shown` (the path when empty): "SHOWN: is a FIFO, not a regular file" (a
+// character device, a block device, a socket, a folder), "SHOWN: larger than LIMIT bytes", or
+// "SHOWN: <the system's reason>".
+Result<Fd> open_regular_file(const std::filesystem::path& path, std::uintmax_t limit = UINTMAX_MAX,
+                             const std::string& shown = {});
+
+// The whole of open_regular_file()'s file, read to its end: at most `limit` bytes even when the
+// file grows while it is read.
+Result<std::string> read_regular_file(const std::filesystem::path& path, std::uintmax_t limit,
+                                      const std::string& shown = {});
+
 // Where an output path given by a user goes. The rule for every file envlock writes:
 // - "-" is standard output, and /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N are the
 //   descriptors they name: written straight through;
@@ -40,6 +58,13 @@ struct OutputTarget {
   int inherited_fd = -1;
 };
 Result<OutputTarget> output_target(const std::filesystem::path& path);
+
+// For an output envlock names itself (envlock.lock.json beside the manifest, handover.md, ...):
+// the path must be absent or a regular file. A symbolic link there is not followed, since a link
+// committed to a project could make envlock overwrite any file its user can write: "PATH: is a
+// symbolic link (to TARGET); a default output is written only as a regular file: remove the link,
+// or name the file with OPTION". A FIFO, a device or a folder is refused the same way.
+Status check_default_output(const std::filesystem::path& path, std::string_view option);
 
 // read_file_limited, with "-" meaning standard input.
 Result<std::string> read_input(const std::filesystem::path& path, std::uintmax_t limit);
@@ -67,6 +92,9 @@ public:
 
   Status write(std::string_view data);
   [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
+  // Puts the data on disk (mode, fsync) without renaming, so that a full disk shows here, before
+  // a file published with this one is renamed; commit() then only renames.
+  Status sync();
   // fsync, close and rename over the destination.
   Status commit();
 
@@ -76,6 +104,7 @@ private:
   int m_fd = -1;
   unsigned m_mode = 0644;
   bool m_stream = false;
+  bool m_synced = false;
 };
 
 // A fresh folder under $TMPDIR (or /tmp), removed with its contents by the destructor.

@@ -59,12 +59,13 @@ struct FileDigest {
   std::uint64_t size = 0;
 };
 
-// Hashes a file with sha256_fd; an input error "PATH: REASON" when it cannot be opened or read.
+// Hashes a regular file (util::open_regular_file: a FIFO or a device is refused, never read) with
+// sha256_fd; an input error "PATH: REASON" when it cannot be opened or read.
 Result<FileDigest> sha256_file(const std::filesystem::path& path,
                                const Sha256Progress& progress = {});
 
-// The sha256 of a file's contents as 64 lowercase hex digits, streamed; an input error names the
-// path when it cannot be read.
+// The sha256 of a regular file's contents as 64 lowercase hex digits, streamed; an input error
+// names the path when it is not a regular file or cannot be read.
 Result<std::string> sha256_file_hex(const std::filesystem::path& path);
 
 } // namespace envlock::util

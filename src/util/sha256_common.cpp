@@ -1,6 +1,7 @@
 #include "util/sha256.hpp"
 
 #include "util/fd.hpp"
+#include "util/fs.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -57,19 +58,13 @@ Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix,
 }
 
 Result<std::string> sha256_file_hex(const std::filesystem::path& path) {
-  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) {
-    return input_error(path.string() + ": " + std::strerror(errno));
-  }
+  ENVLOCK_TRY_ASSIGN(const Fd fd, open_regular_file(path));
   ENVLOCK_TRY_ASSIGN(const Sha256Bytes digest, sha256_fd(fd.get(), path.string() + ": "));
   return to_hex(digest.data(), digest.size());
 }
 
 Result<FileDigest> sha256_file(const std::filesystem::path& path, const Sha256Progress& progress) {
-  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) {
-    return input_error(path.string() + ": " + std::strerror(errno));
-  }
+  ENVLOCK_TRY_ASSIGN(const Fd fd, open_regular_file(path));
   FileDigest out;
   const Sha256Progress counted = [&](std::uint64_t hashed) {
     out.size = hashed;

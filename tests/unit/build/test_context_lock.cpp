@@ -48,7 +48,7 @@ TEST_CASE("lock: build.context outside the manifest's folder or missing is refus
   auto missing = demo_with_context(dir, "[nothing.txt]");
   REQUIRE(missing.has_value());
   CHECK(resolve::hash_context_files(*missing).error().message ==
-        "build.context: cannot read nothing.txt");
+        "build.context: cannot read nothing.txt: No such file or directory");
 }
 
 TEST_CASE("lock: no build.context, nothing recorded") {

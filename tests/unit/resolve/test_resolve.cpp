@@ -1,55 +1,17 @@
-#include "../git/git_fixture.hpp"
-#include "../testutil.hpp"
 #include "resolve/drift.hpp"
 #include "resolve/resolve.hpp"
+#include "resolve_project.hpp"
 #include "util/sha256.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace envlock;
 
-namespace {
-
-const std::string k_index = "sha256:" + std::string(64, '1');
-const std::string k_amd64 = "sha256:" + std::string(64, '2');
-const std::string k_moved = "sha256:" + std::string(64, '3');
-
-// A project beside a git repository: envlock.yaml's fields, uv.lock and pyproject.toml.
-struct Project {
-  test::GitFixture git;
-  std::filesystem::path dir = git.dir.path();
-  manifest::Manifest manifest;
-
-  Project() {
-    test::write_text(dir / "py/uv.lock", "version = 1\nrevision = 2\nrequires-python = \">=3.12\"\n"
-                                         "\n[[package]]\nname = \"b\"\nversion = \"1\"\n"
-                                         "source = { editable = \".\" }\n");
-    test::write_text(dir / "py/pyproject.toml", "[project]\nname = \"b\"\n");
-    test::write_text(dir / "envlock.yaml", "envlock: 1\n");
-    manifest.path = dir / "envlock.yaml";
-    manifest.dir = dir;
-    manifest.sha256 = util::sha256_hex("envlock: 1\n");
-    manifest.image = {"train", "v1", "registry.example.invalid/ml/train"};
-    manifest.base.image = "registry.example.invalid/nvidia/pytorch:26.06-py3";
-    manifest.sources["megatron"] = {"repo", "v2"};
-    manifest.python.project = "py";
-    manifest.python.uv = {"0.7.2", std::string(64, 'c')};
-    manifest.python.sync_args = {"--extra", "dev"};
-    manifest.build.args = {{"NCCL_VERSION", "2.30.7"}};
-    manifest.expect.cuda = "13.3";
-    manifest.enroot.source_date_epoch = 1700000000;
-  }
-};
-
-// The registry's answers for these tests: the tag points at k_index, or at `tag_digest`.
-resolve::ImageResolver registry_answers(std::string tag_digest = k_index) {
-  return [tag_digest](const oci::ImageRef& image, std::string_view) -> Result<oci::Resolved> {
-    const std::string digest = image.digest.empty() ? tag_digest : image.digest;
-    return oci::Resolved{digest, oci::media_type::oci_index, k_amd64, "{}"};
-  };
-}
-
-} // namespace
+using test::k_amd64;
+using test::k_index;
+using test::k_moved;
+using test::Project;
+using test::registry_answers;
 
 TEST_SUITE("lock") {
 
@@ -115,7 +77,8 @@ TEST_SUITE("lock") {
     p.manifest.python.project = "elsewhere";
     const auto lock = resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers());
     REQUIRE_FALSE(lock.has_value());
-    CHECK(lock.error().message == "python.project: cannot read elsewhere/uv.lock");
+    CHECK(lock.error().message ==
+          "python.project: cannot read elsewhere/uv.lock: No such file or directory");
   }
 
   TEST_CASE("drift: none, then each changed field on its own line") {

@@ -143,6 +143,33 @@ TEST_CASE("util::read_file errors") {
   CHECK(r.error().code == ExitCode::usage);
 }
 
+TEST_CASE("util::open_regular_file refuses FIFOs, devices and folders without opening them") {
+  const util::TempDir dir = test::temp_dir();
+  const auto fifo = dir.path() / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto zero = dir.path() / "zero";
+  std::filesystem::create_symlink("/dev/zero", zero);
+  const auto message = [](const std::filesystem::path& path, const std::string& shown = {}) {
+    const auto r = util::read_regular_file(path, 100, shown);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == ExitCode::usage);
+    return r.error().message;
+  };
+  CHECK(message(fifo) == fifo.string() + ": is a FIFO, not a regular file");
+  CHECK(message(zero, "zero") == "zero: is a character device, not a regular file");
+  CHECK(message(dir.path(), "d") == "d: is a folder, not a regular file");
+  CHECK(util::sha256_file(zero).error().message ==
+        zero.string() + ": is a character device, not a regular file");
+  CHECK(util::sha256_file_hex(fifo).error().message ==
+        fifo.string() + ": is a FIFO, not a regular file");
+  const auto big = dir.path() / "big";
+  test::write_text(big, std::string(101, 'x'));
+  CHECK(message(big, "big") == "big: larger than 100 bytes");
+  const auto link = dir.path() / "link";
+  std::filesystem::create_symlink("big", link);
+  CHECK(util::read_regular_file(link, 101).value() == std::string(101, 'x'));
+}
+
 TEST_CASE("util::closest_match") {
   const std::vector<std::string> keys = {"image", "base", "sources", "python"};
   CHECK(util::closest_match("imgae", keys) == std::optional<std::string>("image"));
