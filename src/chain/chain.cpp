@@ -78,7 +78,7 @@ Result<SignedLinks> read_signed_links(const fs::path& envelope, const fs::path& 
 
 LinkCheck check_squashfs_result(const SignedLinks& s, const json& result,
                                 const std::string& record) {
-  LinkCheck check{record, "", ""};
+  LinkCheck check{record, "", "", std::nullopt};
   const std::string reference = text(result, {"image", "reference"});
   const auto at_sign = reference.rfind('@');
   const std::string digest = at_sign == std::string::npos ? "" : reference.substr(at_sign + 1);
@@ -95,17 +95,56 @@ LinkCheck check_squashfs_result(const SignedLinks& s, const json& result,
   return check;
 }
 
+namespace {
+
+NodeOutcome node_outcome(const json& report) {
+  NodeOutcome node;
+  node.outcome = text(report, {"outcome"});
+  const json* summary = at(report, {"summary"});
+  if (summary != nullptr && summary->is_object()) {
+    for (const char* key : {"passed", "failed", "skipped"}) {
+      const json* n = at(*summary, {key});
+      if (n != nullptr && n->is_number_unsigned()) {
+        node.counts +=
+            (node.counts.empty() ? "" : ", ") + std::to_string(n->get<std::uint64_t>()) + " " + key;
+      }
+    }
+  }
+  return node;
+}
+
+} // namespace
+
+std::string render_check(const LinkCheck& check) {
+  if (!check.node) {
+    return check.broken.empty() ? check.record + ": ok: " + check.summary : check.broken;
+  }
+  const NodeOutcome& node = *check.node;
+  std::string verdict = node.outcome == "pass"   ? "node passed"
+                        : node.outcome == "fail" ? "node failed"
+                        : node.outcome.empty()   ? "no outcome recorded"
+                                                 : "outcome '" + node.outcome + "'";
+  if (!node.counts.empty()) {
+    verdict += " (" + node.counts + ")";
+  }
+  if (!check.broken.empty()) {
+    return check.broken + "; " + verdict;
+  }
+  return check.record + ": links hold: " + check.summary + "; " + verdict;
+}
+
 LinkCheck check_report(const SignedLinks& s, const json& report, const std::string& record,
                        const std::optional<std::string>& squashed) {
-  LinkCheck check{record, "", ""};
+  LinkCheck check{record, "", "", std::nullopt};
   const auto missing = [&](const char* link, const char* key) {
     const std::string why = text(report, {"details", "chain", key});
     return record + ": " + link + " not recorded" + (why.empty() ? "" : " (" + why + ")");
   };
-  if (report.value("schema", "") != "envlock.report/v1") {
+  if (!report.is_object() || report.value("schema", "") != "envlock.report/v1") {
     check.broken = record + ": not a verification report (schema envlock.report/v1)";
     return check;
   }
+  check.node = node_outcome(report);
   const std::string lock = report.value("lock_sha256", "");
   if (lock != s.lock_sha256) {
     check.broken = record + ": lock sha256 " + brief(lock) + ": not the one " + s.origin +

@@ -32,10 +32,19 @@ Result<SignedLinks> read_signed_links(const std::filesystem::path& envelope,
                                       const std::filesystem::path& public_key);
 
 // The outcome of one record's links: empty `broken` when every link holds.
+// For a verification report, `node` is set: the report's own verdict, which the links say nothing
+// about.
+struct NodeOutcome {
+  std::string outcome; // the report's `outcome` ("pass", "fail"), empty when it has none
+  std::string counts;  // "14 passed, 1 failed, 2 skipped", from `summary`; empty without one
+  [[nodiscard]] bool passed() const { return outcome == "pass"; }
+};
+
 struct LinkCheck {
   std::string record;  // file name
   std::string broken;  // the first broken link, in words
   std::string summary; // the links that held, in words
+  std::optional<NodeOutcome> node;
 };
 
 // A squashfs-result.json against the signed links: the image it squashed and its .sqsh.
@@ -46,6 +55,10 @@ LinkCheck check_squashfs_result(const SignedLinks& signed_links, const nlohmann:
 // squashfs result's .sqsh sha256 in `sqsh_sha256`).
 LinkCheck check_report(const SignedLinks& signed_links, const nlohmann::json& report,
                        const std::string& record, const std::optional<std::string>& sqsh_sha256);
+
+// One line for the check: "RECORD: ok: LINKS" for a squashfs result, "RECORD: links hold: LINKS;
+// node passed|failed (COUNTS)" for a report, or the broken link (with the node's outcome).
+std::string render_check(const LinkCheck& check);
 
 // The verification reports of a results folder: DIR/*.json and DIR/nodes/*.json whose schema is
 // envlock.report/v1, sorted by path.

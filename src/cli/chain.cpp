@@ -3,10 +3,12 @@
 #include "chain/chain.hpp"
 #include "cli/commands.hpp"
 #include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "util/json.hpp"
 
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 namespace envlock::cli::chain_command {
 
@@ -20,18 +22,45 @@ struct ChainArgs {
   std::string squashfs_result;
   std::string results;
   std::vector<std::string> reports;
+  std::string format; // text or json; empty: by -o's extension, else text
+  std::string output; // empty: standard output
 };
+
+nlohmann::json chain_json(const chain::SignedLinks& s,
+                          const std::vector<chain::LinkCheck>& checks) {
+  nlohmann::json records = nlohmann::json::array();
+  for (const auto& check : checks) {
+    nlohmann::json one = {
+        {"record", check.record},
+        {"links", check.broken.empty() ? "hold" : "broken"},
+        {"broken", check.broken.empty() ? nlohmann::json(nullptr) : nlohmann::json(check.broken)},
+        {"line", chain::render_check(check)}};
+    if (check.node) {
+      one["outcome"] = check.node->outcome.empty() ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(check.node->outcome);
+    }
+    records.push_back(std::move(one));
+  }
+  return {{"provenance",
+           {{"file", s.origin},
+            {"keyid", s.keyid},
+            {"lock_sha256", s.lock_sha256},
+            {"image", s.image_name + "@" + s.image_digest},
+            {"sqsh_sha256", s.sqsh_sha256 ? nlohmann::json(*s.sqsh_sha256) : nlohmann::json()}}},
+          {"records", records}};
+}
 
 Result<ExitCode> run_chain_verify(const ChainArgs& args) {
   ENVLOCK_TRY_ASSIGN(const chain::SignedLinks signed_links,
                      chain::read_signed_links(args.provenance, args.pub));
-  std::cout << signed_links.origin << ": signed by key " << signed_links.keyid << ": lock "
-            << signed_links.lock_sha256 << ", image " << signed_links.image_name << "@"
-            << signed_links.image_digest;
+  std::ostringstream out;
+  out << signed_links.origin << ": signed by key " << signed_links.keyid << ": lock "
+      << signed_links.lock_sha256 << ", image " << signed_links.image_name << "@"
+      << signed_links.image_digest;
   if (signed_links.sqsh_sha256) {
-    std::cout << ", .sqsh " << *signed_links.sqsh_sha256;
+    out << ", .sqsh " << *signed_links.sqsh_sha256;
   }
-  std::cout << "\n";
+  out << "\n";
   std::vector<chain::LinkCheck> checks;
   std::optional<std::string> squashed;
   if (!args.squashfs_result.empty()) {
@@ -57,17 +86,38 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
     checks.push_back(chain::check_report(signed_links, report, path.filename().string(), squashed));
   }
   std::size_t broken = 0;
+  std::size_t nodes = 0;
+  std::size_t passed = 0;
   for (const auto& check : checks) {
-    if (check.broken.empty()) {
-      std::cout << check.record << ": ok: " << check.summary << "\n";
-    } else {
-      std::cout << check.broken << "\n";
-      ++broken;
+    out << chain::render_check(check) << "\n";
+    broken += check.broken.empty() ? 0 : 1;
+    if (check.node) {
+      ++nodes;
+      passed += check.broken.empty() && check.node->passed() ? 1 : 0;
     }
   }
-  std::cout << checks.size() - broken << " of " << checks.size() << " records chain to "
-            << signed_links.origin << "\n";
-  return broken == 0 ? ExitCode::ok : ExitCode::failed;
+  out << checks.size() - broken << " of " << checks.size() << " records chain to "
+      << signed_links.origin;
+  if (nodes > 0) {
+    out << "; " << passed << " of " << nodes << " nodes passed (links holding, outcome pass)";
+  }
+  out << "\n";
+  const bool all = broken == 0 && passed == nodes;
+  const std::string format =
+      !args.format.empty()
+          ? args.format
+          : cmdline::format_for_extension(args.output, {"text", "json"}).value_or("text");
+  if (format == "json") {
+    nlohmann::json doc = chain_json(signed_links, checks);
+    doc["chained"] = checks.size() - broken;
+    doc["nodes"] = nodes;
+    doc["nodes_passed"] = passed;
+    doc["verdict"] = all ? "pass" : "fail";
+    ENVLOCK_TRY(cmdline::write_output(args.output, util::canonical_json(doc)));
+  } else {
+    ENVLOCK_TRY(cmdline::write_output(args.output, out.str()));
+  }
+  return all ? ExitCode::ok : ExitCode::failed;
 }
 
 Runner setup_verify(CLI::App& app) {
@@ -85,6 +135,11 @@ Runner setup_verify(CLI::App& app) {
                  "A results folder (envlock fleet verify's): its reports, nodes/*.json included")
       ->type_name("DIR");
   app.add_option("reports", args->reports, "Verification reports (envlock-verify --format json)");
+  cmdline::add_format_option(app, args->format, {"text", "json"},
+                             "default: by -o's extension, else text; json is canonical");
+  cmdline::add_output_option(app, args->output,
+                             "Write the answer here; - for standard output (default: standard "
+                             "output)");
   cmdline::set_footer(app,
                       "envlock chain verify --provenance provenance.dsse.json --pub key.pub "
                       "--results fleet-results",

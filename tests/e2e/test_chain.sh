@@ -80,9 +80,28 @@ cp hashed.json results/nodes/node1.json
 run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub \
   --squashfs-result squashfs-result.json --results results
 check_eq "$c_rc" 0 "every link holds: exit 0 ($c_out)"
-check_contains "$c_out" "node1.json: ok: lock ${LOCK_SHA:0:12}…, image ${IMAGE:0:19}…, .sqsh ${SQSH:0:12}…" \
-  "each report's links are named"
-check_contains "$c_out" "3 of 3 records chain to provenance.dsse.json" "the summary line"
+COUNTS=$(field hashed.json '"%d passed, %d failed, %d skipped" % (r["summary"]["passed"], r["summary"]["failed"], r["summary"]["skipped"])')
+check_contains "$c_out" "node1.json: links hold: lock ${LOCK_SHA:0:12}…, image ${IMAGE:0:19}…, .sqsh ${SQSH:0:12}…; node passed ($COUNTS)" \
+  "each report's links are named, with the node's outcome"
+check_contains "$c_out" "squashfs-result.json: ok: image ${IMAGE:0:19}…, .sqsh ${SQSH:0:12}…" \
+  "the squashfs result's links"
+check_contains "$c_out" "3 of 3 records chain to provenance.dsse.json; 2 of 2 nodes passed (links holding, outcome pass)" \
+  "the summary line"
+
+# A node whose links hold but whose checks failed: its outcome is shown, the command fails.
+python3 -c 'import json; r=json.load(open("hashed.json")); r["outcome"]="fail"; r["summary"]["failed"]=1; json.dump(r, open("results/nodes/node3.json","w"))'
+run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub --results results
+check_eq "$c_rc" 1 "a failed node whose links hold: exit 1"
+check_contains "$c_out" "node3.json: links hold: lock ${LOCK_SHA:0:12}…, image ${IMAGE:0:19}…, .sqsh ${SQSH:0:12}…; node failed (${COUNTS/0 failed/1 failed})" \
+  "a failed node: its outcome beside the links"
+check_contains "$c_out" "3 of 3 records chain to provenance.dsse.json; 2 of 3 nodes passed (links holding, outcome pass)" \
+  "the summary counts the nodes that passed"
+run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub --results results --format json
+check_eq "$c_rc" 1 "--format json: the same exit code"
+check_eq "$(printf '%s' "$c_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["verdict"], d["chained"], d["nodes"], d["nodes_passed"], [(x["record"], x["links"], x["outcome"]) for x in d["records"]])')" \
+  "fail 3 3 2 [('node1.json', 'hold', 'pass'), ('node2.json', 'hold', 'pass'), ('node3.json', 'hold', 'fail')]" \
+  "--format json: the verdict, the counts and each record's outcome"
+rm results/nodes/node3.json
 
 # A node that ran another .sqsh, one that was not told its image, one of another lock.
 printf 'another build\n' >other.sqsh
@@ -97,7 +116,7 @@ check_contains "$c_out" "node7.json: .sqsh sha256 ${OTHER:0:12}…: not the one 
 check_contains "$c_out" "node8.json: image digest not recorded" "no image digest: a broken link"
 check_contains "$c_out" "node9.json: lock sha256 000000000000…: not the one provenance.dsse.json signs (${LOCK_SHA:0:12}…)" \
   "another lock: named first"
-check_contains "$c_out" "2 of 5 records chain to provenance.dsse.json" "the summary counts them"
+check_contains "$c_out" "2 of 5 records chain to provenance.dsse.json; 2 of 5 nodes passed (links holding, outcome pass)" "the summary counts them"
 
 # The signature must hold: another key's public half is refused.
 "$ENVLOCK" keygen -o stranger >/dev/null
