@@ -6,6 +6,7 @@
 #include "cli/source_date_epoch.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "lock/lock.hpp"
 #include "oci/image_ref.hpp"
 #include "oci/platform.hpp"
@@ -16,6 +17,7 @@
 #include "squashfs/sqsh_verify.hpp"
 #include "squashfs/tree_digest.hpp"
 #include "util/fs.hpp"
+#include "util/json.hpp"
 
 #include <iostream>
 #include <memory>
@@ -177,8 +179,18 @@ Result<ExitCode> run_squashfs(SquashArgs args) {
   sq::SquashSettings settings;
   ENVLOCK_TRY(settle(args, settings));
   const fs::path output = args.output;
+  ENVLOCK_TRY_ASSIGN(const util::OutputTarget target, util::output_target(output));
+  if (target.kind == util::OutputTarget::Kind::stream && args.result.empty()) {
+    return input_error("-o " + args.output +
+                       ": not a file, so no result can be written beside it; give --result FILE");
+  }
   const fs::path result_path =
       args.result.empty() ? sq::result_path_for(output) : fs::path(args.result);
+  ENVLOCK_TRY_ASSIGN(const util::OutputTarget result_target, util::output_target(result_path));
+  if (target.inherited_fd >= 0 && target.inherited_fd == result_target.inherited_fd) {
+    return input_error("-o " + args.output + " and --result " + args.result +
+                       " name one stream; the image and its result need one each");
+  }
   if (args.enroot) {
     return run_with_enroot(args, settings, result_path);
   }
@@ -222,35 +234,63 @@ struct VerifyArgs {
   std::string result;
   std::string lock;
   bool tree = false;
+  std::string format; // text or json; empty: by -o's extension, else text
+  std::string output; // empty: standard output
 };
 
-Result<ExitCode> run_verify(const VerifyArgs& args) {
-  if (!args.result.empty() && !args.lock.empty()) {
-    return input_error("give one of --result FILE and --lock FILE, not both");
+// The result to compare with: --result, else the one beside the image. Without --lock, no result
+// is an input error; with --lock, the report says what was not checked.
+Status expected_result(const VerifyArgs& args, sq::VerifyRequest& request) {
+  if (!args.result.empty()) {
+    ENVLOCK_TRY_ASSIGN(request.expected, sq::read_result(args.result));
+    request.expected_from = args.result;
+    return {};
   }
+  auto found = sq::find_result_beside(args.image);
+  if (!found) {
+    if (args.lock.empty()) {
+      return found.error();
+    }
+    return {};
+  }
+  std::cerr << "envlock: comparing with " << found->path.string() << "\n";
+  request.expected = found->result;
+  request.expected_from = found->path.string();
+  return {};
+}
+
+Result<ExitCode> run_verify(const VerifyArgs& args) {
   sq::VerifyRequest request;
   request.image = args.image;
   request.tree = args.tree ? sq::TreeCheck::compute : sq::TreeCheck::skip;
-  if (!args.result.empty()) {
-    ENVLOCK_TRY_ASSIGN(request.expected, sq::read_result(args.result));
-  } else if (args.lock.empty()) {
-    ENVLOCK_TRY_ASSIGN(const sq::FoundResult found, sq::find_result_beside(args.image));
-    std::cerr << "envlock: comparing with " << found.path.string() << "\n";
-    request.expected = found.result;
-  } else {
+  ENVLOCK_TRY(expected_result(args, request));
+  if (!args.lock.empty()) {
     ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(args.lock));
     request.enroot = lock.enroot;
+    request.enroot_from = args.lock;
     if (request.enroot->squash_options.empty()) {
       request.enroot->squash_options = lock::k_enroot_squash_options;
     }
   }
   ENVLOCK_TRY_ASSIGN(const sq::VerifyReport report, sq::verify_sqsh(request));
-  std::cout << sq::render_verify_report(request, report);
+  const std::string format =
+      !args.format.empty()
+          ? args.format
+          : cmdline::format_for_extension(args.output, {"text", "json"}).value_or("text");
+  ENVLOCK_TRY(cmdline::write_output(
+      args.output, format == "json" ? util::canonical_json(sq::verify_report_json(request, report))
+                                    : sq::render_verify_report(request, report)));
   if (!report.mismatches.empty()) {
     return check_failed(args.image + ": " + report.mismatches.front() +
                         (report.mismatches.size() > 1
                              ? " (and " + std::to_string(report.mismatches.size() - 1) + " more)"
                              : ""));
+  }
+  if (!report.content_compared()) {
+    return check_failed(args.image + ": " + sq::k_not_verified + " (" + args.lock +
+                        " names no sha256 of the .sqsh; give --result FILE, the " +
+                        sq::result_path_for(args.image).filename().string() +
+                        " `envlock squashfs` wrote)");
   }
   return ExitCode::ok;
 }
@@ -317,9 +357,16 @@ Runner setup_verify(CLI::App& app) {
                  "The result to compare with (default: NAME.squashfs-result.json, else "
                  "squashfs-result.json, beside NAME.sqsh)")
       ->type_name("FILE");
-  app.add_option("--lock", args->lock, "Lock whose Enroot settings to compare with")
+  app.add_option("--lock", args->lock,
+                 "Also compare the mkfs time and compression with this lock's Enroot settings "
+                 "(they do not identify the content)")
       ->type_name("FILE");
   app.add_flag("--tree", args->tree, "Also recompute the tree digest");
+  cmdline::add_format_option(app, args->format, {"text", "json"},
+                             "default: by -o's extension, else text; json is canonical");
+  cmdline::add_output_option(app, args->output,
+                             "Write the report here; - for standard output (default: standard "
+                             "output)");
   cmdline::set_footer(app, "envlock squashfs verify image.sqsh", "docs/manual/squashfs.md");
   return [args] { return run_verify(*args); };
 }

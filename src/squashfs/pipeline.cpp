@@ -7,12 +7,14 @@
 #include "squashfs/tree_digest.hpp"
 #include "util/fd.hpp"
 #include "util/fs.hpp"
+#include "util/json.hpp"
 #include "util/sha256.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace envlock::squashfs {
@@ -69,45 +71,72 @@ Status copy_into_stream(const fs::path& from, const util::OutputTarget& to) {
   }
 }
 
-// Runs mksquashfs into a fresh folder (beside the output file, or under `scratch` for a stream),
-// describes the image into `result`, then renames it into place or copies it into the stream.
-Status squash_into_place(const fs::path& rootfs, const fs::path& output,
-                         const std::vector<std::string>& args, const fs::path& scratch,
-                         SquashResult& result) {
-  ENVLOCK_TRY_ASSIGN(const util::OutputTarget target, util::output_target(output));
-  const bool stream = target.kind == util::OutputTarget::Kind::stream;
-  const fs::path folder = stream                              ? scratch
-                          : target.path.parent_path().empty() ? fs::path(".")
-                                                              : target.path.parent_path();
-  std::error_code made;
-  fs::create_directories(folder, made);
-  if (made) {
-    return env_error(folder.string() + ": cannot create: " + made.message());
-  }
-  const std::string name = stream ? std::string("image.sqsh") : target.path.filename().string();
-  std::string pattern = (folder / ("." + name + ".envlock-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    return env_error(folder.string() +
-                     ": cannot create a temporary folder: " + std::strerror(errno));
-  }
-  const fs::path stage = pattern;
-  const fs::path staged = stage / name;
-  auto status = run_mksquashfs(rootfs, staged, args);
-  if (status) {
-    status = describe_sqsh(staged, result);
-  }
-  if (status && stream) {
-    status = copy_into_stream(staged, target);
-  } else if (status) {
-    const util::Fd fd(::open(staged.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd || ::fsync(fd.get()) != 0 || std::rename(staged.c_str(), target.path.c_str()) != 0) {
-      status = env_error(output.string() + ": cannot write: " + std::strerror(errno));
+// The folder a new .sqsh is made in: a fresh one beside the output file (so that the rename is
+// atomic), or under `scratch` for a stream. Removed with what is left in it by the destructor.
+class Stage {
+public:
+  Stage(const Stage&) = delete;
+  Stage& operator=(const Stage&) = delete;
+  Stage(Stage&& other) noexcept : m_folder(std::exchange(other.m_folder, {})) {}
+  Stage& operator=(Stage&&) = delete;
+  ~Stage() {
+    std::error_code ec;
+    if (!m_folder.empty()) {
+      fs::remove_all(m_folder, ec);
     }
   }
-  result.file_name = output.filename().string();
-  std::error_code ec;
-  fs::remove_all(stage, ec);
-  return status;
+
+  static Result<Stage> make(const util::OutputTarget& target, const fs::path& scratch,
+                            const std::string& name) {
+    const bool stream = target.kind == util::OutputTarget::Kind::stream;
+    const fs::path folder = stream                              ? scratch
+                            : target.path.parent_path().empty() ? fs::path(".")
+                                                                : target.path.parent_path();
+    std::error_code made;
+    fs::create_directories(folder, made);
+    if (made) {
+      return env_error(folder.string() + ": cannot create: " + made.message());
+    }
+    std::string pattern = (folder / ("." + name + ".envlock-XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return env_error(folder.string() +
+                       ": cannot create a temporary folder: " + std::strerror(errno));
+    }
+    return Stage(pattern);
+  }
+
+  [[nodiscard]] const fs::path& folder() const { return m_folder; }
+
+private:
+  explicit Stage(fs::path folder) : m_folder(std::move(folder)) {}
+  fs::path m_folder;
+};
+
+// Publishes the new .sqsh and its result as a pair, so that a reader never finds the new image
+// beside the old result (or the old image beside the new one for longer than two renames): both
+// are written and flushed first (a full disk fails here, with the old pair untouched), then the
+// .sqsh is renamed into place and the result last.
+Status publish_pair(const fs::path& staged, const util::OutputTarget& target,
+                    const fs::path& output, const fs::path& result_path,
+                    const SquashResult& result) {
+  ENVLOCK_TRY_ASSIGN(util::AtomicFile result_file, util::AtomicFile::open(result_path));
+  ENVLOCK_TRY(result_file.write(util::canonical_json(to_json(result))));
+  ENVLOCK_TRY(result_file.sync());
+  if (target.kind == util::OutputTarget::Kind::stream) {
+    ENVLOCK_TRY(copy_into_stream(staged, target));
+  } else {
+    const util::Fd fd(::open(staged.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd || ::fsync(fd.get()) != 0 || std::rename(staged.c_str(), target.path.c_str()) != 0) {
+      return env_error(output.string() + ": cannot write: " + std::strerror(errno));
+    }
+  }
+  auto committed = result_file.commit();
+  if (!committed) {
+    return env_error(output.string() + " was written but its result " + result_path.string() +
+                     " was not (" + committed.error().message +
+                     "): the two do not match until envlock squashfs runs again");
+  }
+  return {};
 }
 
 } // namespace
@@ -153,7 +182,14 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   ENVLOCK_TRY_ASSIGN(const Tree tree, read_tree_dir(rootfs));
 
   r.mksquashfs_arguments = mksquashfs_arguments(job.settings);
-  ENVLOCK_TRY(squash_into_place(rootfs, job.output, r.mksquashfs_arguments, scratch.path(), r));
+  ENVLOCK_TRY_ASSIGN(const util::OutputTarget target, util::output_target(job.output));
+  const bool stream = target.kind == util::OutputTarget::Kind::stream;
+  const std::string name = stream ? std::string("image.sqsh") : target.path.filename().string();
+  ENVLOCK_TRY_ASSIGN(const Stage stage, Stage::make(target, scratch.path(), name));
+  const fs::path staged = stage.folder() / name;
+  ENVLOCK_TRY(run_mksquashfs(rootfs, staged, r.mksquashfs_arguments));
+  ENVLOCK_TRY(describe_sqsh(staged, r));
+  r.file_name = job.output.filename().string();
   r.image_reference = job.image_reference;
   r.manifest_digest = manifest_blob.digest;
   r.platform = job.platform;
@@ -162,7 +198,7 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   r.squash_options = job.settings.squash_options;
   r.source_date_epoch = job.settings.source_date_epoch;
   r.locale = job.settings.locale;
-  ENVLOCK_TRY(write_result(job.result_path, r));
+  ENVLOCK_TRY(publish_pair(staged, target, job.output, job.result_path, r));
   return out;
 }
 

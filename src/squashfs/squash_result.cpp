@@ -129,7 +129,7 @@ Result<FoundResult> find_result_beside(const std::filesystem::path& sqsh) {
     looked += " (it describes " + result.file_name + ")";
   }
   return input_error("no squashfs result describes " + sqsh.string() + " (looked for " + looked +
-                     "); give --result FILE or --lock FILE");
+                     "); give --result FILE");
 }
 
 } // namespace envlock::squashfs

@@ -98,7 +98,7 @@ check_eq "$v_rc" 2 "verify of a non-squashfs file exits 2"
 check_eq "$v_err" "envlock: error: $WORK/plain.sqsh: not a squashfs image (bad magic)" "its message"
 
 run_cmd v "$ENVLOCK" squashfs verify "$WORK/plain.sqsh"
-check_eq "$v_rc:$v_err" "2:envlock: error: no squashfs result describes $WORK/plain.sqsh (looked for $WORK/plain.squashfs-result.json, $WORK/squashfs-result.json); give --result FILE or --lock FILE" \
+check_eq "$v_rc:$v_err" "2:envlock: error: no squashfs result describes $WORK/plain.sqsh (looked for $WORK/plain.squashfs-result.json, $WORK/squashfs-result.json); give --result FILE" \
   "verify with nothing beside the .sqsh: every path looked at"
 
 # --- Enroot itself is not installed here
@@ -212,6 +212,34 @@ run_cmd q "$ENVLOCK" squashfs --oci-layout "$WORK/uni" --lock "$WORK/lock-c.json
 check_eq "$q_rc" 0 "the lock's enroot.locale: exit 0 ($q_err)"
 check_eq "$(sha256sum < "$WORK/uni-lock/img.sqsh")" "$(sha256sum < "$WORK/uni-C/img.sqsh")" \
   "the lock's enroot.locale C gives the C form"
+# --- verify --lock: the settings do not identify the content, so a tampered file is "not verified"
+mkdir -p "$WORK/tampered"
+cp "$WORK/uni-lock/img.sqsh" "$WORK/tampered/t.sqsh"
+printf '\x55' | dd of="$WORK/tampered/t.sqsh" bs=1 seek=5000 conv=notrunc 2>/dev/null
+run_cmd tv "$ENVLOCK" squashfs verify "$WORK/tampered/t.sqsh" --lock "$WORK/lock-c.json"
+check_eq "$tv_rc" 1 "verify --lock with no result: exit 1"
+check_eq "$(printf '%s\n' "$tv_out" | tail -n 3)" "checked against $WORK/lock-c.json: mkfs time, compression
+not checked: size, sha256, tree digest: no squashfs result to compare with (give --result FILE)
+not verified: nothing to compare the file with" \
+  "verify --lock with no result: what was and was not checked, never ok"
+check_eq "$tv_err" "envlock: error: $WORK/tampered/t.sqsh: not verified: nothing to compare the file with ($WORK/lock-c.json names no sha256 of the .sqsh; give --result FILE, the t.squashfs-result.json \`envlock squashfs\` wrote)" \
+  "verify --lock with no result: the error says what to give"
+run_cmd tv "$ENVLOCK" squashfs verify "$WORK/tampered/t.sqsh" --lock "$WORK/lock-c.json" \
+  --result "$WORK/uni-lock/img.squashfs-result.json"
+check_eq "$tv_rc" 1 "verify --lock --result of the tampered file: exit 1"
+check_contains "$tv_out" "MISMATCH sha256: expected" "verify --lock --result: the sha256 mismatch"
+run_cmd tv "$ENVLOCK" squashfs verify "$WORK/uni-lock/img.sqsh" --lock "$WORK/lock-c.json"
+check_eq "$tv_rc:$tv_err" "0:envlock: comparing with $WORK/uni-lock/img.squashfs-result.json" \
+  "verify --lock of the untouched file finds the result beside it"
+check_eq "$(printf '%s\n' "$tv_out" | tail -n 4)" "checked against $WORK/uni-lock/img.squashfs-result.json: size, sha256
+checked against $WORK/lock-c.json: mkfs time, compression
+not checked: tree digest (give --tree)
+ok" "verify --lock with the result beside: both records named, then ok"
+run_cmd tv "$ENVLOCK" squashfs verify "$WORK/tampered/t.sqsh" --lock "$WORK/lock-c.json" --format json
+check_eq "$tv_rc" 1 "verify --format json without a result: exit 1"
+check_eq "$(printf '%s' "$tv_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["verdict"], [c["what"] for c in d["checked"]], d["not_checked"])')" \
+  "not verified ['mkfs time', 'compression'] ['size, sha256, tree digest: no squashfs result to compare with (give --result FILE)']" \
+  "verify --format json: the verdict and what was checked"
 run_cmd q "$ENVLOCK" squashfs --oci-layout "$WORK/uni" --source-date-epoch $E --locale en_US -o "$WORK/q.sqsh"
 check_eq "$q_rc:$q_err" "2:envlock: error: --locale 'en_US' is not one of C.UTF-8, C" "an unknown --locale"
 
@@ -236,5 +264,47 @@ check_eq "$(epoch_of "$WORK/sde-lock/img.squashfs-result.json")" 1600000000 "the
 run_cmd s env SOURCE_DATE_EPOCH=1.5e9 "$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample -o "$WORK/s.sqsh"
 check_eq "$s_rc:$s_err" "2:envlock: error: SOURCE_DATE_EPOCH='1.5e9' in the environment: not a number of seconds from 0 to 4294967295" \
   "a malformed SOURCE_DATE_EPOCH"
+# --- a stream as -o: the result goes where --result says, or nothing is done
+for out in /dev/null -; do
+  run_cmd st "$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample --source-date-epoch $E -o "$out"
+  check_eq "$st_rc:$st_err" "2:envlock: error: -o $out: not a file, so no result can be written beside it; give --result FILE" \
+    "-o $out without --result: refused before any work"
+done
+[ ! -e /dev/null.squashfs-result.json ] && [ ! -e ./-.squashfs-result.json ] &&
+  ok "-o /dev/null and -o -: no result file made" || fail "-o /dev/null and -o -: no result file made" "written"
+mkdir -p "$WORK/stream"
+"$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample --source-date-epoch $E -o - \
+  --result "$WORK/stream/img.squashfs-result.json" >"$WORK/stream/out.sqsh" 2>"$WORK/stream/err"
+check_eq "$?" 0 "-o - --result FILE: exit 0 ($(cat "$WORK/stream/err"))"
+"$ENVLOCK" squashfs --oci-layout "$WORK/layout" --image sample --source-date-epoch $E \
+  -o "$WORK/stream/file.sqsh" 2>/dev/null
+check_eq "$(sha256sum < "$WORK/stream/out.sqsh")" "$(sha256sum < "$WORK/stream/file.sqsh")" \
+  "-o -: the .sqsh on standard output, the same bytes as a file"
+check_file "$WORK/stream/img.squashfs-result.json" "-o - --result FILE: the result where --result says"
+
+# --- a full disk: the new .sqsh is never published without its result
+cat >"$WORK/full.sh" <<'FULL'
+set -e
+mkdir -p "$1" && mount -t tmpfs -o size=8m none "$1"
+cp "$2" "$1/img.sqsh" && cp "${2%.sqsh}.squashfs-result.json" "$1/img.squashfs-result.json"
+size=$(stat -c %s "$3")
+# Leave room for the staged .sqsh only (tmpfs counts 4 KiB pages), not for a result beside it.
+free=$(( $(stat -f -c %a "$1") * $(stat -f -c %S "$1") ))
+fill=$(( free - (size + 4095) / 4096 * 4096 ))
+[ "$fill" -gt 0 ] && head -c "$fill" /dev/zero >"$1/filler" 2>/dev/null || true
+set +e
+"$ENVLOCK" squashfs --oci-layout "$4" --image sample --source-date-epoch 1600000000 -o "$1/img.sqsh" 2>"$1.err"
+echo "rc=$?"
+sha256sum "$1/img.sqsh" | cut -d' ' -f1
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sqsh"]["sha256"])' "$1/img.squashfs-result.json"
+ls -A "$1" | grep -v -x -e img.sqsh -e img.squashfs-result.json -e filler | wc -l
+FULL
+run_cmd fd env ENVLOCK="$ENVLOCK" unshare --mount --propagation private bash "$WORK/full.sh" "$WORK/full" \
+  "$WORK/a/img.sqsh" "$WORK/sde/img.sqsh" "$WORK/layout"
+fd_lines=$(printf '%s\n' "$fd_out")
+check_eq "$(sed -n 1p <<<"$fd_lines")" "rc=3" "a full disk: exit 3 ($(cat "$WORK/full.err" 2>/dev/null))"
+check_eq "$(sed -n 2p <<<"$fd_lines")" "$(sed -n 3p <<<"$fd_lines")" "a full disk: the .sqsh there still matches its result"
+check_eq "$(sed -n 2p <<<"$fd_lines")" "$(sha256sum < "$WORK/a/img.sqsh" | cut -d' ' -f1)" "a full disk: the old .sqsh untouched"
+check_eq "$(sed -n 4p <<<"$fd_lines")" 0 "a full disk: no temporary file left beside the output"
 check_eq "$(ls "$TMPDIR" | wc -l)" 0 "temporary folders removed"
 finish
