@@ -41,6 +41,7 @@ Status RootfsBuilder::apply_layer(const std::filesystem::path& blob, const std::
   m_seen.clear();
   m_layer_links.clear();
   m_layer_files.clear();
+  m_layer_holes = 0;
   ENVLOCK_TRY_ASSIGN(const auto stream, HashingStream::open(blob, progress));
   ENVLOCK_TRY_ASSIGN(const ArchiveReader reader, new_tar_reader());
   if (auto attached = stream->attach(reader.get()); !attached) {
@@ -181,6 +182,19 @@ Status RootfsBuilder::write_regular(struct archive* reader, int dir, const std::
     return env_error(shown + ": cannot create: " + std::strerror(errno));
   }
   util::Fd file(fd);
+  // A sparse member claims its size with a few bytes of map: bound the holes a layer may leave,
+  // before the file is given that size, so that mksquashfs is never handed terabytes of zeros.
+  std::uint64_t stored = 0;
+  const auto check_holes = [&](std::uint64_t end) -> Status {
+    const std::uint64_t holes = end > stored ? end - stored : 0;
+    if (m_layer_holes + holes > k_max_layer_holes) {
+      return refuse(shown, "a sparse file of " + std::to_string(end) + " bytes of which " +
+                               std::to_string(stored) + " are stored: a layer may leave at most " +
+                               std::to_string(k_max_layer_holes) +
+                               " bytes of holes in its files (mksquashfs reads every one)");
+    }
+    return {};
+  };
   for (;;) {
     const void* block = nullptr;
     std::size_t length = 0;
@@ -192,6 +206,11 @@ Status RootfsBuilder::write_regular(struct archive* reader, int dir, const std::
     if (rc < ARCHIVE_WARN) {
       return input_error("layer " + m_layer + ": '" + shown + "': " + archive_error_text(reader));
     }
+    if (offset < 0) {
+      return refuse(shown, "a data block at a negative offset");
+    }
+    stored += length;
+    ENVLOCK_TRY(check_holes(static_cast<std::uint64_t>(offset) + length));
     const char* data = static_cast<const char*>(block);
     std::size_t done = 0;
     while (done < length) {
@@ -204,6 +223,10 @@ Status RootfsBuilder::write_regular(struct archive* reader, int dir, const std::
     }
   }
   // Sparse files end in a hole that no data block covers.
+  ENVLOCK_TRY(check_holes(size > 0 ? static_cast<std::uint64_t>(size) : 0));
+  m_layer_holes += size > 0 && static_cast<std::uint64_t>(size) > stored
+                       ? static_cast<std::uint64_t>(size) - stored
+                       : 0;
   if (size > 0 && ::ftruncate(fd, size) != 0) {
     return env_error(shown + ": cannot set size: " + std::strerror(errno));
   }

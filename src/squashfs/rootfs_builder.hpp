@@ -37,6 +37,11 @@ public:
   // Builds into the existing, empty folder `root`. Fails with an environment error.
   static Result<RootfsBuilder> open(const std::filesystem::path& root);
 
+  // The holes (bytes no data block covers) the sparse files of one layer may leave: 16 GiB.
+  // Beyond it the layer is refused, naming the file ("a sparse file of N bytes of which M are
+  // stored ...").
+  static constexpr std::uint64_t k_max_layer_holes = std::uint64_t{16} << 30;
+
   // Applies the layer in `blob` (tar, optionally gzip or zstd compressed) whose sha256 must be
   // `digest`; a mismatch is an input error "layer sha256:...: digest mismatch (got sha256:...)".
   Status apply_layer(const std::filesystem::path& blob, const std::string& digest,
@@ -69,6 +74,7 @@ private:
   std::set<std::string> m_seen;                // paths written by the current layer
   std::set<std::string> m_layer_links;         // symbolic links written by the current layer
   std::set<std::string> m_layer_files;         // files and hard links written by the current layer
+  std::uint64_t m_layer_holes = 0;             // bytes of holes in the current layer's files
   std::map<std::string, unsigned> m_dir_modes; // final folder modes
   std::vector<std::string> m_warnings;
 };

@@ -33,6 +33,11 @@ Status RootfsBuilder::apply_whiteout(int dir, const std::string& dir_path,
     return {};
   }
   const std::string target = name.substr(std::strlen(".wh."));
+  if (target.empty() || target == "." || target == "..") {
+    return refuse(child_of(dir_path, name), "a whiteout of '" + target +
+                                                "' (a malformed layer: only a name in the folder "
+                                                "can be hidden)");
+  }
   const std::string path = child_of(dir_path, target);
   if (m_seen.count(path) != 0) {
     return {}; // a whiteout hides lower layers only

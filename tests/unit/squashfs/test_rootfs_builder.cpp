@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <filesystem>
 #include <sys/stat.h>
+#include <vector>
 
 using namespace envlock;
 using namespace envlock::squashfs;
@@ -189,5 +190,51 @@ TEST_SUITE("squashfs") {
     CHECK(fs::is_regular_file(f.root / "data/x"));
     REQUIRE(apply(*builder, "same_layer_file_dir.tar"));
     CHECK(fs::is_directory(f.root / "data/x"));
+  }
+
+  TEST_CASE("whiteouts of '.' and '..' are refused as malformed, naming the layer and entry") {
+    // tests/data/squashfs/make_hostile_tars.py
+    struct Case {
+      std::string name, entry, target;
+    };
+    for (const Case& c : std::vector<Case>{{"hostile_whiteout_dot.tar", "data/.wh..", "."},
+                                           {"hostile_whiteout_dotdot.tar", "data/.wh...", ".."}}) {
+      const std::string& name = c.name;
+      const std::string& entry = c.entry;
+      const std::string& target = c.target;
+      CAPTURE(name);
+      Fixture f;
+      auto builder = RootfsBuilder::open(f.root);
+      REQUIRE(builder);
+      const auto status = apply(*builder, name);
+      REQUIRE(!status);
+      CHECK(status.error().code == ExitCode::usage);
+      CHECK(status.error().message == "layer " + digest_of(name) + ": '" + entry +
+                                          "': a whiteout of '" + target +
+                                          "' (a malformed layer: only a name in the folder can "
+                                          "be hidden)");
+      CHECK(fs::is_directory(f.root / "data")); // nothing above it was touched
+    }
+  }
+
+  TEST_CASE("a sparse member claiming 8 TiB is refused before the file takes that size") {
+    for (const std::string name : {"hostile_sparse_head.tar", "hostile_sparse_tail.tar"}) {
+      CAPTURE(name);
+      Fixture f;
+      auto builder = RootfsBuilder::open(f.root);
+      REQUIRE(builder);
+      const auto status = apply(*builder, name);
+      REQUIRE(!status);
+      CHECK(status.error().code == ExitCode::usage);
+      CHECK(status.error().message ==
+            "layer " + digest_of(name) +
+                ": 'data/huge': a sparse file of 8796093022208 bytes of which 1 are stored: a "
+                "layer may leave at most 17179869184 bytes of holes in its files (mksquashfs "
+                "reads every one)");
+      struct stat st {};
+      if (::stat((f.root / "data/huge").c_str(), &st) == 0) {
+        CHECK(static_cast<std::uint64_t>(st.st_size) <= RootfsBuilder::k_max_layer_holes);
+      }
+    }
   }
 }
