@@ -22,6 +22,9 @@ Result<std::string> read_version(const Reader& reader, const Field& map, std::st
 }
 
 // A plain integer >= 0.
+// The largest time a squashfs inode holds (32 bits): mksquashfs refuses a later one.
+constexpr std::int64_t k_max_squashfs_time = 4294967295;
+
 Result<std::int64_t> read_count(const Reader& reader, const Field& field) {
   if (kind_of(field.value) != Kind::integer) {
     return reader.type_error(field, "a non-negative integer");
@@ -156,6 +159,9 @@ Result<Enroot> read_enroot(const Reader& reader, const Field& field) {
   }
   if (const auto epoch = reader.find(field, "source_date_epoch")) {
     ENVLOCK_TRY_ASSIGN(enroot.source_date_epoch, read_count(reader, *epoch));
+    if (enroot.source_date_epoch > k_max_squashfs_time) {
+      return reader.format_error(*epoch, "at most 4294967295 (a squashfs inode time)");
+    }
   }
   if (const auto locale = reader.find(field, "locale")) {
     ENVLOCK_TRY_ASSIGN(enroot.locale, reader.string(*locale));

@@ -50,6 +50,14 @@ TEST_CASE("manifest error: enroot.source_date_epoch is a non-negative integer.")
       "                     ^");
 }
 
+TEST_CASE("manifest error: enroot.source_date_epoch fits a squashfs inode time.") {
+  CHECK(test::parse_error("bad_epoch_range.yaml") ==
+        "bad_epoch_range.yaml:15:22: 'enroot.source_date_epoch' must be at most 4294967295 (a "
+        "squashfs inode time), got '4294967296'\n"
+        "  source_date_epoch: 4294967296\n"
+        "                     ^");
+}
+
 TEST_CASE("manifest error: enroot.locale is C.UTF-8 or C.") {
   CHECK(test::parse_error("bad_locale.yaml") ==
         "bad_locale.yaml:15:11: 'enroot.locale' must be one of C.UTF-8, C, got 'en_US.UTF-8'\n"

@@ -94,6 +94,7 @@ TEST_CASE("manifest: the JSON Schema agrees with the parser") {
                                         "bad_uv_sha256.yaml",
                                         "bad_platform.yaml",
                                         "bad_epoch.yaml",
+                                        "bad_epoch_range.yaml",
                                         "bad_busbw.yaml",
                                         "bad_build_arg_name.yaml",
                                         "bad_unknown_source.yaml",
