@@ -107,6 +107,35 @@ TEST_SUITE("uv") {
     CHECK(pin.error().message.starts_with("uv.lock:4:"));
   }
 
+  TEST_CASE("a value of the wrong type is an error at its line and column, never no value") {
+    const std::string head = "version = 1\n\n[[package]]\nname = \"numpy\"\n";
+    const std::string registry =
+        "source = { registry = \"https://pypi.example.invalid/simple\" }\n";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {head + "version = 1.16\n" + registry,
+         "uv.lock:5:11: package 'numpy': 'version' must be a string, got a float"},
+        {head + "version = { major = 1 }\n" + registry,
+         "uv.lock:5:11: package 'numpy': 'version' must be a string, got a table"},
+        {head + "version = \"1.26.4\"\nsource = \"registry\"\n",
+         "uv.lock:6:10: package 'numpy': 'source' must be a table, got a string"},
+        {"version = 1\n\n[[package]]\nname = 7\n" + registry,
+         "uv.lock:4:8: package: 'name' must be a string, got an integer"},
+        {"version = \"1\"\n", "uv.lock:1:11: 'version' must be an integer, got a string"},
+        {"version = 1\nrequires-python = 3.12\n",
+         "uv.lock:2:19: 'requires-python' must be a string, got a float"},
+        {"version = 1\npackage = [\"numpy\"]\n",
+         "uv.lock:2:12: package #1: 'package' must be a table, got a string"}};
+    for (const auto& entry : cases) {
+      const std::string& text = entry.first;
+      CAPTURE(text);
+      CHECK_FALSE(uv::read_fast(text).has_value());
+      const auto pin = uv::parse_uv_lock(text, "uv.lock");
+      REQUIRE_FALSE(pin.has_value());
+      CHECK(pin.error().code == ExitCode::usage);
+      CHECK(pin.error().message == entry.second);
+    }
+  }
+
   TEST_CASE("a package without source is refused") {
     const auto pin = uv::parse_uv_lock(data("bad_no_source.uv.lock"), "sub/uv.lock");
     REQUIRE_FALSE(pin.has_value());
