@@ -194,6 +194,9 @@ Result<BuildResult> run_build(const BuildRequest& request) {
 
   const fs::path result_path = result_file(request);
   const fs::path log_path = log_file_for(result_path);
+  if (!request.result_path) {
+    ENVLOCK_TRY(util::check_default_output(result_path, "--result"));
+  }
   std::error_code ec;
   fs::create_directories(result_path.parent_path(), ec);
   if (ec) {

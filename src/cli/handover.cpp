@@ -6,6 +6,7 @@
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "handover/render.hpp"
+#include "util/fs.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -72,6 +73,7 @@ bool none_named(const handover::RecordPaths& p) {
 Result<ExitCode> run_handover(HandoverOptions o) {
   if (o.output.empty()) {
     o.output = "handover.md";
+    ENVLOCK_TRY(util::check_default_output(o.output, "-o"));
   }
   // --format wins; else the extension of -o's file chooses (an unknown one is refused); - alone
   // is Markdown.

@@ -8,6 +8,7 @@
 #include "oci/registry.hpp"
 #include "resolve/drift.hpp"
 #include "resolve/resolve.hpp"
+#include "util/fs.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -102,6 +103,9 @@ std::string short_digest(const std::string& digest) {
 
 Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions& options) {
   const auto path = lock_path(options);
+  if (options.output.empty()) {
+    ENVLOCK_TRY(util::check_default_output(path, "-o"));
+  }
   std::optional<HashProgressLine> progress(std::in_place);
   ENVLOCK_TRY_ASSIGN(const lock::Lock result,
                      resolve::resolve_lock(manifest, path, make_resolver(options.registry),

@@ -225,6 +225,19 @@ check_eq "$r_err" "envlock: error: nowhere.json: no such lock; run 'envlock lock
   "check without a lock: message"
 lock --refresh
 check_eq "$r_rc" 2 "--refresh without --check: exit 2"
+# ---- a committed envlock.lock.json that is a link: never written through
+write_manifest . megatron v2 13.3
+cp envlock.lock.json ../kept.lock.json 2>/dev/null || true
+printf 'victim\n' >../victim
+rm -f envlock.lock.json && ln -s ../victim envlock.lock.json
+lock
+check_eq "$r_rc:$r_err" "2:envlock: error: envlock.lock.json: is a symbolic link (to ../victim); a default output is written only as a regular file: remove it, or name the file with -o" \
+  "a lock path that is a link: refused"
+check_eq "$(cat ../victim)" "victim" "a lock path that is a link: the file it points to is untouched"
+lock -o envlock.lock.json
+check_eq "$r_rc" 0 "-o through the link: written, as the user asked ($r_err)"
+check_contains "$(cat ../victim)" '"schema"' "-o through the link: the link's file holds the lock"
+rm -f envlock.lock.json
 DOWN=$(free_port)
 write_manifest . megatron v2 13.3 "127.0.0.1:$DOWN/nvidia/pytorch:26.06-py3"
 run_cmd r "$ENVLOCK" lock --insecure-registry "127.0.0.1:$DOWN"
