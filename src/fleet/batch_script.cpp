@@ -108,6 +108,15 @@ std::string pyxis_image(const std::string& image) {
 Result<std::string> render_verify_script(const VerifyScript& job) {
   ENVLOCK_TRY_ASSIGN(mustache::data data,
                      common_data(job.job_name, job.nodes, job.slurm, job.results, job.script));
+  ENVLOCK_TRY(check_sbatch_value("--gres", job.gpu_request));
+  mustache::data resources{mustache::data::type::list};
+  if (!job.gpu_request.empty()) {
+    resources.push_back(mustache::data(job.gpu_request));
+  }
+  if (job.exclusive) {
+    resources.push_back(mustache::data(std::string("--exclusive")));
+  }
+  data.set("resources", resources);
   const bool container = job.mode == RunMode::container;
   // In the container the verifier and the lock are mounted at fixed paths; the results folder
   // at its own path, so the per-node files land in the same place either way.

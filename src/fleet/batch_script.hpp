@@ -35,6 +35,11 @@ struct VerifyScript {
   std::string image;                  // .sqsh path or docker://REF@DIGEST
   RunMode mode = RunMode::container;
   std::vector<std::string> verifier_args; // extra arguments for envlock-verify
+  // The GPUs each node's task needs, as an #SBATCH option ("--gpus-per-node=8", "--gres=gpu:8");
+  // empty: none asked for. On a cluster with GRES and ConstrainDevices=yes a job that asks for
+  // none sees no GPU.
+  std::string gpu_request;
+  bool exclusive = true; // #SBATCH --exclusive: nothing else runs on a node while it is checked
   std::string job_name = "envlock-fleet-verify";
 };
 

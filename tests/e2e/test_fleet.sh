@@ -26,8 +26,15 @@ for n in 1 2 3 4; do cp -a root "$WORK/slurm/local-node$n/root"; done
 sed -i 's/2\.13\.0a0+8145d630e8/2.12.0/' "$WORK/slurm/local-node3/root/$TORCH_PY"
 mksquashfs root image.sqsh -mkfs-time 0 -all-time 0 -all-root -quiet -no-progress >/dev/null
 IMAGE_DIGEST=sha256:$(sha256sum image.sqsh | cut -d' ' -f1)
+# The verifier through a wrapper that records the GPUs Slurm gave the task.
+cat >verifier-wrap.sh <<WRAP
+#!/bin/sh
+echo "\${CUDA_VISIBLE_DEVICES:-none}" >"$WORK/gpus-\$SLURMD_NODENAME"
+exec "$ENVLOCK_VERIFY" "\$@"
+WRAP
+chmod +x verifier-wrap.sh
 FV=("$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' --no-container
-  --verifier "$ENVLOCK_VERIFY" --verifier-arg="--root=$SLURM_LOCAL/root")
+  --verifier "$WORK/verifier-wrap.sh" --verifier-arg="--root=$SLURM_LOCAL/root")
 
 # ---- --script-only writes the batch script and submits nothing
 run_cmd s "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' \
@@ -38,6 +45,24 @@ check_contains "$script" "--container-image='$WORK/image.sqsh'" "container mode:
 check_contains "$script" "#SBATCH --nodelist=node1,node2,node3,node4" "nodelist in the script"
 check_contains "$script" "#SBATCH --account=ml" "--account passes through"
 check_eq "$(ls container/nodes 2>/dev/null | wc -l)" 0 "--script-only ran nothing"
+check_contains "$script" "#SBATCH --gpus-per-node=8
+#SBATCH --exclusive" "the job asks for the lock's 8 GPUs per node and the whole node"
+run_cmd g "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' \
+  --results gres --script-only --gres gpu:8 --no-exclusive
+script=$(cat gres/fleet-verify.sbatch)
+check_contains "$script" "#SBATCH --gres=gpu:8" "--gres: passed as the GPU request"
+check_not_contains "$script" "--gpus-per-node" "--gres: no --gpus-per-node"
+check_not_contains "$script" "--exclusive" "--no-exclusive: no --exclusive"
+run_cmd g "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' \
+  --results gres --script-only --gres gpu:8 --gpus-per-node 2
+check_eq "$g_rc:$g_err" "2:envlock: error: --gres and --gpus-per-node both ask for GPUs; give one" \
+  "--gres with --gpus-per-node: refused"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["expect"]["gpus"].pop("count"); json.dump(d, open("nocount.json","w"), indent=2)' "$LOCK"
+run_cmd g "$ENVLOCK" fleet verify --lock nocount.json --image image.sqsh --nodes 'node[1-4]' \
+  --results nocount --script-only
+check_contains "$g_err" "envlock: warning: the lock has no expect.gpus.count, so the job asks Slurm for no GPUs" \
+  "a lock without a GPU count: the job asks for none, and says so"
+check_not_contains "$(cat nocount/fleet-verify.sbatch)" "--gpus-per-node" "a lock without a GPU count: no request"
 
 # ---- --script-only --partition: written without a controller; the script asks sinfo when run
 run_cmd sp env SLURM_CONF="$WORK/no-such-slurm.conf" "$ENVLOCK" fleet verify --lock "$LOCK" \
@@ -61,6 +86,8 @@ check_eq "$(cd bypart/nodes && ls *.rc | tr '\n' ' ')" "node1.rc node2.rc node3.
 run_cmd v "${FV[@]}" --results r1
 check_eq "$v_rc" 1 "fleet verify with a failing node exits 1"
 check_contains "$v_err" "nodes done 4/4" "progress: nodes done"
+check_eq "$(cat "$WORK"/gpus-node1 "$WORK"/gpus-node4 2>/dev/null | tr '\n' ' ')" "0,1,2,3,4,5,6,7 0,1,2,3,4,5,6,7 " \
+  "each node's task was given the node's 8 GPUs by Slurm"
 check_contains "$v_out" "FAIL  node3  torch.version (expected 2.13.0a0+8145d630e8, found 2.12.0)" "table names node3's failure and values"
 check_contains "$v_out" "PASS  node1" "node1 passes"
 check_contains "$v_out" "3 passed, 1 failed, 0 missing of 4 nodes" "summary line"

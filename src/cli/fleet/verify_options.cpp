@@ -35,6 +35,28 @@ Result<fs::path> this_executable() {
   return exe;
 }
 
+// The #SBATCH GPU request: --gres, else --gpus-per-node, else the lock's GPU count. A lock that
+// names no count, with neither option, asks for none, and says so: on a cluster with GRES the
+// job would see no GPU.
+Result<std::string> gpu_request(const FleetVerifyOptions& o, const lock::Lock& lock) {
+  if (!o.gres.empty()) {
+    if (o.gpus_per_node >= 0) {
+      return input_error("--gres and --gpus-per-node both ask for GPUs; give one");
+    }
+    return "--gres=" + o.gres;
+  }
+  const std::int64_t count = o.gpus_per_node >= 0 ? o.gpus_per_node : lock.expect.gpus.count;
+  if (count > 0) {
+    return "--gpus-per-node=" + std::to_string(count);
+  }
+  if (o.gpus_per_node < 0) {
+    std::cerr << "envlock: warning: the lock has no expect.gpus.count, so the job asks Slurm for "
+                 "no GPUs (on a cluster with GRES it sees none); give --gpus-per-node N or "
+                 "--gres SPEC\n";
+  }
+  return std::string();
+}
+
 } // namespace
 
 void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
@@ -71,6 +93,16 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
       ->capture_default_str()
       ->check(CLI::Range(1, 7 * 24 * 3600))
       ->type_name("SECONDS");
+  app.add_option("--gpus-per-node", o.gpus_per_node,
+                 "GPUs the job asks for on each node (default: the lock's expect.gpus.count; 0: "
+                 "none)")
+      ->check(CLI::Range(0, 1024))
+      ->type_name("N");
+  app.add_option("--gres", o.gres,
+                 "Ask for these generic resources instead (#SBATCH --gres=SPEC, e.g. gpu:h200:8)")
+      ->type_name("SPEC");
+  app.add_flag("--no-exclusive", o.no_exclusive,
+               "Share the nodes with other jobs (default: #SBATCH --exclusive)");
   add_sbatch_options(app, o.slurm);
 }
 
@@ -128,6 +160,8 @@ Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& o,
       sqsh && !o.image.empty() ? fs::absolute(o.image).lexically_normal().string() : o.image;
   script.mode = o.no_container ? fleet::RunMode::no_container : fleet::RunMode::container;
   script.verifier_args = o.verifier_args;
+  ENVLOCK_TRY_ASSIGN(script.gpu_request, gpu_request(o, lock));
+  script.exclusive = !o.no_exclusive;
   if (!o.image.empty()) {
     ENVLOCK_TRY_ASSIGN(run.aggregate.image_digest, fleet::image_digest(script.image));
   }

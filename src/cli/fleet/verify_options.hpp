@@ -22,6 +22,9 @@ struct FleetVerifyOptions {
   bool no_container = false;
   bool no_host_checks = false;
   int wait_timeout_seconds = 600; // a job pending longer is cancelled
+  int gpus_per_node = -1;         // -1: the lock's expect.gpus.count
+  std::string gres;               // --gres SPEC instead of --gpus-per-node
+  bool no_exclusive = false;
   fleet::SlurmOptions slurm;
 };
 

@@ -8,6 +8,10 @@
 #                      SLURM_CONF and SLURM_LOCAL; returns when sinfo shows 4 idle nodes.
 #                      Lines in $SLURM_EXTRA_CONF (e.g. Prolog=...) are added to slurm.conf,
 #                      $SLURM_AUTHINFO_EXTRA (e.g. cred_expire=10) to its AuthInfo.
+#                      Each node has 8 GPUs as generic resources (Gres=gpu:8, gres.conf naming
+#                      fake device files under $WORK/slurm/dev): Slurm allocates them and sets
+#                      CUDA_VISIBLE_DEVICES, as on a GPU cluster, so a job that asks for none
+#                      gets none.
 #   slurm_node_states  "node1 idle\nnode2 drained\n..." (sorted)
 
 slurm_need() {
@@ -47,6 +51,7 @@ SelectTypeParameters=CR_CPU
 MpiDefault=none
 ReturnToService=2
 JobCompType=jobcomp/none
+GresTypes=gpu
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 SlurmdTimeout=10
@@ -58,10 +63,17 @@ EOF
   [ -z "${SLURM_EXTRA_CONF:-}" ] || printf '%s\n' "$SLURM_EXTRA_CONF" >>"$d/slurm.conf"
   local n=1 p
   for p in "$@"; do
-    echo "NodeName=node$n NodeHostname=localhost Port=$p CPUs=2 RealMemory=2000 State=UNKNOWN" >>"$d/slurm.conf"
+    echo "NodeName=node$n NodeHostname=localhost Port=$p CPUs=2 RealMemory=2000 Gres=gpu:8 State=UNKNOWN" >>"$d/slurm.conf"
     n=$((n + 1))
   done
   echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>"$d/slurm.conf"
+  # Fake GPU device files (character devices like /dev/null) for gres/gpu to allocate.
+  mkdir -p "$d/dev"
+  local g
+  for g in 0 1 2 3 4 5 6 7; do
+    [ -e "$d/dev/nvidia$g" ] || mknod -m 666 "$d/dev/nvidia$g" c 1 3
+  done
+  echo "NodeName=node[1-4] Name=gpu File=$d/dev/nvidia[0-7]" >"$d/gres.conf"
 }
 
 slurm_all_idle() {

@@ -24,6 +24,7 @@ VerifyScript container_job() {
   job.slurm.qos = "acceptance";
   job.slurm.time = "00:20:00";
   job.slurm.reservation = "maint";
+  job.gpu_request = "--gpus-per-node=8";
   return job;
 }
 
@@ -71,6 +72,8 @@ TEST_SUITE("fleet.batch_script") {
         "#SBATCH --job-name=envlock-fleet-verify\n"
         "#SBATCH --ntasks-per-node=1\n"
         "#SBATCH --output=/shared/acceptance/run1/slurm-%j.out\n"
+        "#SBATCH --gpus-per-node=8\n"
+        "#SBATCH --exclusive\n"
         "#SBATCH --partition=gpu\n"
         "set -u\n"
         "if [ -z \"${SLURM_JOB_ID:-}\" ]; then\n"
@@ -103,6 +106,26 @@ TEST_SUITE("fleet.batch_script") {
                      "\\'' '\\''--no-gpu'\\'' '\\''--root=/local/it'\\''\\'\\'''\\''s'\\''") !=
           std::string::npos);
     CHECK(text->find("directly on the node (--no-container)") != std::string::npos);
+  }
+
+  TEST_CASE("the job asks for the node's GPUs and the whole node, unless told otherwise") {
+    auto job = container_job();
+    auto text = render_verify_script(job);
+    REQUIRE(text.has_value());
+    CHECK(text->find("#SBATCH --gpus-per-node=8\n#SBATCH --exclusive\n") != std::string::npos);
+    job.gpu_request = "--gres=gpu:h200:8";
+    job.exclusive = false;
+    text = render_verify_script(job);
+    REQUIRE(text.has_value());
+    CHECK(text->find("#SBATCH --gres=gpu:h200:8\n") != std::string::npos);
+    CHECK(text->find("--gpus-per-node") == std::string::npos);
+    CHECK(text->find("--exclusive") == std::string::npos);
+    job.gpu_request.clear();
+    text = render_verify_script(job);
+    REQUIRE(text.has_value());
+    CHECK(text->find("--gres") == std::string::npos);
+    job.gpu_request = "--gres=gpu:8 x";
+    CHECK_FALSE(render_verify_script(job).has_value());
   }
 
   TEST_CASE("white space in an #SBATCH value is refused") {
