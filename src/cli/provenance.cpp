@@ -5,6 +5,7 @@
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "provenance/inputs.hpp"
+#include "provenance/key_files.hpp"
 #include "provenance/signing.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
@@ -39,6 +40,9 @@ Result<ExitCode> run_statement(const StatementArgs& args) {
   const fs::path lock_path = args.lock;
   const fs::path output =
       args.output.empty() ? lock_path.parent_path() / "provenance.json" : fs::path(args.output);
+  if (args.output.empty()) {
+    ENVLOCK_TRY(util::check_default_output(output, "-o"));
+  }
   ENVLOCK_TRY(util::write_file_atomic(output, text));
   status_stream({output.string()})
       << "wrote " << output.string() << " (subject " << gathered.inputs.build.repository << "@"
@@ -52,14 +56,28 @@ struct SignArgs {
   std::string output;
 };
 
+// STATEMENT.dsse.json for STATEMENT, its ".json" replaced: provenance.json -> provenance.dsse.json.
+fs::path envelope_path_for(const std::string& statement) {
+  const std::string suffix = ".json";
+  if (statement.size() > suffix.size() &&
+      statement.compare(statement.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return statement.substr(0, statement.size() - suffix.size()) + ".dsse.json";
+  }
+  return statement + ".dsse.json";
+}
+
 Result<ExitCode> run_sign(const SignArgs& args) {
-  ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(args.key, pv::KeyHalf::private_key));
+  fs::path key_path = args.key;
+  if (key_path.empty()) {
+    ENVLOCK_TRY_ASSIGN(key_path, pv::default_key_path());
+  }
+  ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(key_path, pv::KeyHalf::private_key));
   ENVLOCK_TRY_ASSIGN(const std::string statement,
                      util::read_file_limited(args.statement, k_statement_limit));
   ENVLOCK_TRY_ASSIGN(const pv::Envelope envelope,
                      pv::sign_statement(statement, key, args.statement));
   const fs::path output =
-      args.output.empty() ? fs::path(args.statement + ".dsse.json") : fs::path(args.output);
+      args.output.empty() ? envelope_path_for(args.statement) : fs::path(args.output);
   ENVLOCK_TRY(util::write_json_file(output, pv::to_json(envelope)));
   status_stream({output.string()})
       << "wrote " << output.string() << " (signed by key " << key.key_id() << ")\n";
@@ -108,13 +126,13 @@ Runner setup(CLI::App& app) {
 
 Runner setup_sign(CLI::App& app) {
   auto args = std::make_shared<SignArgs>();
-  app.add_option("--key", args->key, "Ed25519 private key (envlock keygen)")
-      ->required()
+  app.add_option("--key", args->key,
+                 "Ed25519 private key (envlock keygen; default: ~/.config/envlock/signing.key)")
       ->type_name("FILE");
   app.add_option("statement", args->statement, "provenance.json")->required();
   cmdline::add_output_option(app, args->output,
                              "The envelope to write; - for standard output (default: "
-                             "STATEMENT.dsse.json)");
+                             "provenance.dsse.json for provenance.json)");
   cmdline::set_footer(app, "envlock provenance sign --key signing.key provenance.json",
                       "docs/manual/provenance.md");
   return [args] { return run_sign(*args); };

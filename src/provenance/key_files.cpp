@@ -3,11 +3,27 @@
 #include "provenance/keys.hpp"
 #include "util/fs.hpp"
 
+#include <cstdlib>
 #include <system_error>
 
 namespace envlock::provenance {
 
 namespace fs = std::filesystem;
+
+Result<fs::path> default_key_path() {
+  const char* config = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  fs::path dir;
+  if (config != nullptr && *config == '/') {
+    dir = config;
+  } else if (home != nullptr && *home == '/') {
+    dir = fs::path(home) / ".config";
+  } else {
+    return input_error("neither XDG_CONFIG_HOME nor HOME is set to an absolute path; give the "
+                       "key's path");
+  }
+  return dir / "envlock" / "signing.key";
+}
 
 fs::path public_key_path(const fs::path& key_path) {
   fs::path pub = key_path;

@@ -12,6 +12,11 @@ namespace envlock::provenance {
 // Whether an existing key file may be replaced.
 enum class Overwrite { refuse, replace };
 
+// Where a key lives when no path is given: ${XDG_CONFIG_HOME:-~/.config}/envlock/signing.key,
+// outside any project (as ssh-keygen's ~/.ssh), so that no `git add -A` commits it. An input
+// error when neither variable is an absolute path.
+Result<std::filesystem::path> default_key_path();
+
 // KEY.pub for KEY.
 std::filesystem::path public_key_path(const std::filesystem::path& key_path);
 

@@ -89,6 +89,23 @@ check_eq "$(openssl pkey -in signing.key -pubout)" "$(cat signing.key.pub)" "key
 run_cmd r "$ENVLOCK" keygen -o signing.key
 check_eq "$r_rc:$r_err" "2:envlock: error: signing.key: already exists; pass --force to replace it" \
   "keygen again: refused"
+# ---- keys stay out of git work trees unless ignored; the default is outside any project
+mkdir -p tree/sub && git -C tree init -q
+run_cmd r "$ENVLOCK" keygen -o tree/sub/key
+check_eq "$r_rc:$r_err" "2:envlock: error: tree/sub/key: inside the git work tree $(pwd)/tree, where \`git add -A\` would commit the private key; write it outside (without -o: ~/.config/envlock/signing.key), list it in .gitignore, or pass --in-tree" \
+  "keygen inside a git work tree: refused"
+[ ! -e tree/sub/key ] && [ ! -e tree/sub/key.pub ] && ok "keygen inside a work tree: nothing written" ||
+  fail "keygen inside a work tree: nothing written" "$(ls tree/sub)"
+printf '*.key\n' >tree/.gitignore
+run_cmd r "$ENVLOCK" keygen -o tree/sub/signing.key
+check_eq "$r_rc" 0 "keygen of a file git ignores: written ($r_err)"
+run_cmd r "$ENVLOCK" keygen -o tree/sub/key --in-tree
+check_eq "$r_rc" 0 "keygen --in-tree: written ($r_err)"
+run_cmd r env XDG_CONFIG_HOME="$WORK/cfg" "$ENVLOCK" keygen
+check_eq "$r_rc" 0 "keygen without -o: exit 0 ($r_err)"
+check_contains "$r_out" "wrote $WORK/cfg/envlock/signing.key (private, mode 0600)" "keygen without -o: the key goes to XDG_CONFIG_HOME"
+check_eq "$(stat -c %a "$WORK/cfg/envlock")" 700 "keygen without -o: its folder is private"
+
 "$ENVLOCK" keygen -o other.key >/dev/null
 OTHER=$(openssl pkey -pubin -in other.key.pub -outform DER | sha256sum | cut -d' ' -f1)
 
