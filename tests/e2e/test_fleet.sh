@@ -57,10 +57,10 @@ run_cmd g "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'nod
   --results gres --script-only --gres gpu:8 --gpus-per-node 2
 check_eq "$g_rc:$g_err" "2:envlock: error: --gres and --gpus-per-node both ask for GPUs; give one" \
   "--gres with --gpus-per-node: refused"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["expect"]["gpus"].pop("count"); json.dump(d, open("nocount.json","w"), indent=2)' "$LOCK"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["expect"]["gpus"]["count"] = 0; json.dump(d, open("nocount.json","w"), indent=2)' "$LOCK"
 run_cmd g "$ENVLOCK" fleet verify --lock nocount.json --image image.sqsh --nodes 'node[1-4]' \
   --results nocount --script-only
-check_contains "$g_err" "envlock: warning: the lock has no expect.gpus.count, so the job asks Slurm for no GPUs" \
+check_contains "$g_err" "envlock: warning: the lock names no GPU count (expect.gpus.count is 0), so the job asks Slurm for no GPUs" \
   "a lock without a GPU count: the job asks for none, and says so"
 check_not_contains "$(cat nocount/fleet-verify.sbatch)" "--gpus-per-node" "a lock without a GPU count: no request"
 

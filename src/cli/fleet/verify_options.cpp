@@ -50,7 +50,8 @@ Result<std::string> gpu_request(const FleetVerifyOptions& o, const lock::Lock& l
     return "--gpus-per-node=" + std::to_string(count);
   }
   if (o.gpus_per_node < 0) {
-    std::cerr << "envlock: warning: the lock has no expect.gpus.count, so the job asks Slurm for "
+    std::cerr << "envlock: warning: the lock names no GPU count (expect.gpus.count is 0), so the "
+                 "job asks Slurm for "
                  "no GPUs (on a cluster with GRES it sees none); give --gpus-per-node N or "
                  "--gres SPEC\n";
   }
