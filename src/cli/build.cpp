@@ -2,6 +2,7 @@
 // build-result.json (docs/manual/build.md).
 #include "build/build_run.hpp"
 #include "cli/commands.hpp"
+#include "cli/project_files.hpp"
 #include "cli/source_date_epoch.hpp"
 #include "cmdline/help.hpp"
 #include "oci/session.hpp"
@@ -70,8 +71,10 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<BuildCliOptions>();
-  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)")
-      ->type_name("FILE");
+  const CLI::Option* lock =
+      app.add_option("--lock", options->lock,
+                     "The lock (default: envlock.lock.json, here or in a folder above)")
+          ->type_name("FILE");
   app.add_option("--template", options->template_path,
                  "The Mustache template of the Dockerfile (as for envlock render)")
       ->type_name("FILE");
@@ -96,7 +99,10 @@ Runner setup(CLI::App& app) {
                                "SOURCE_DATE_EPOCH and --timestamp of the build, and the context's "
                                "mtimes (default: SOURCE_DATE_EPOCH, else the lock's)");
   cmdline::set_footer(app, "envlock build --push", "docs/manual/build.md");
-  return [options] { return run_build_command(*options); };
+  return [options, lock] {
+    find_in_parents(lock, options->lock);
+    return run_build_command(*options);
+  };
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // (docs/manual/context.md).
 #include "build/context.hpp"
 #include "cli/commands.hpp"
+#include "cli/project_files.hpp"
 #include "cli/source_date_epoch.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
@@ -53,8 +54,10 @@ Result<ExitCode> run_context(const ContextCliOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<ContextCliOptions>();
-  app.add_option("--lock", options->lock, "The lock (default: envlock.lock.json)")
-      ->type_name("FILE");
+  const CLI::Option* lock =
+      app.add_option("--lock", options->lock,
+                     "The lock (default: envlock.lock.json, here or in a folder above)")
+          ->type_name("FILE");
   cmdline::add_output_option(app, options->output,
                              "Write the tar to this file, atomically; - for standard output "
                              "(default: context.tar)");
@@ -70,7 +73,10 @@ Runner setup(CLI::App& app) {
                                "Every entry's mtime (default: SOURCE_DATE_EPOCH, else the lock's "
                                "enroot.source_date_epoch)");
   cmdline::set_footer(app, "envlock context -o context.tar", "docs/manual/context.md");
-  return [options] { return run_context(*options); };
+  return [options, lock] {
+    find_in_parents(lock, options->lock);
+    return run_context(*options);
+  };
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // handover.md.
 #include "handover/handover.hpp"
 #include "cli/commands.hpp"
+#include "cli/project_files.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "handover/render.hpp"
@@ -24,13 +25,23 @@ struct HandoverOptions {
 
 const std::vector<std::string> k_formats{"md", "html", "json"};
 
-// With no record named: the usual files of the current folder, those that exist (the lock, the
-// build's, squashfs's and provenance's results, reports/), each said on stderr.
-handover::RecordPaths usual_records() {
+// With no record named: the usual files of the project's folder (the current one, else the
+// nearest above it holding envlock.lock.json) that exist (the lock, the build's, squashfs's and
+// provenance's results, reports/), each said on stderr. Without a lock there is no handover.
+Result<handover::RecordPaths> usual_records(std::filesystem::path& folder) {
   namespace fs = std::filesystem;
+  std::string lock = "envlock.lock.json";
+  find_in_parents(nullptr, lock);
+  std::error_code exists_ec;
+  if (!fs::exists(lock, exists_ec)) {
+    return input_error("no envlock.lock.json here or in a folder above: run 'envlock lock', or "
+                       "name the records (--lock FILE, --build-result FILE, ...)");
+  }
+  folder = fs::path(lock).parent_path();
   handover::RecordPaths p;
-  const auto take = [](fs::path& slot, const fs::path& candidate) {
+  const auto take = [&folder](fs::path& slot, const fs::path& name) {
     std::error_code ec;
+    const fs::path candidate = folder / name;
     if (fs::exists(candidate, ec)) {
       slot = candidate;
       std::cerr << "envlock: reading " << candidate.string() << "\n";
@@ -44,7 +55,7 @@ handover::RecordPaths usual_records() {
   take(p.rollback, "rollback-report.json");
   std::vector<fs::path> results;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(".", ec)) {
+  for (const auto& entry : fs::directory_iterator(folder.empty() ? fs::path(".") : folder, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.ends_with(".squashfs-result.json") || name == "squashfs-result.json") {
       results.push_back(name);
@@ -57,9 +68,9 @@ handover::RecordPaths usual_records() {
     std::cerr << "envlock: " << results.size()
               << " squashfs results here; name the one with --squashfs-result\n";
   }
-  if (fs::is_directory("reports", ec)) {
-    p.reports_dir = "reports";
-    std::cerr << "envlock: reading reports/*.json\n";
+  if (fs::is_directory(folder / "reports", ec)) {
+    p.reports_dir = folder / "reports";
+    std::cerr << "envlock: reading " << (folder / "reports").string() << "/*.json\n";
   }
   return p;
 }
@@ -71,22 +82,23 @@ bool none_named(const handover::RecordPaths& p) {
 }
 
 Result<ExitCode> run_handover(HandoverOptions o) {
-  if (o.output.empty()) {
-    o.output = "handover.md";
-    ENVLOCK_TRY(util::check_default_output(o.output, "-o"));
-  }
   // --format wins; else the extension of -o's file chooses (an unknown one is refused); - alone
-  // is Markdown.
+  // and the default handover.md are Markdown.
   handover::HandoverFormat format = handover::HandoverFormat::markdown;
   if (!o.format.empty()) {
     format = o.format == "json"   ? handover::HandoverFormat::json
              : o.format == "html" ? handover::HandoverFormat::html
                                   : handover::HandoverFormat::markdown;
-  } else if (o.output != "-") {
+  } else if (!o.output.empty() && o.output != "-") {
     ENVLOCK_TRY_ASSIGN(format, handover::handover_format_for(o.output));
   }
+  std::filesystem::path folder; // where the usual records were found
   if (none_named(o.paths)) {
-    o.paths = usual_records();
+    ENVLOCK_TRY_ASSIGN(o.paths, usual_records(folder));
+  }
+  if (o.output.empty()) {
+    o.output = (folder / "handover.md").string();
+    ENVLOCK_TRY(util::check_default_output(o.output, "-o"));
   }
   ENVLOCK_TRY_ASSIGN(const handover::Records records, handover::read_records(o.paths));
   const handover::Handover handover = handover::build_handover(records);
@@ -98,7 +110,9 @@ Result<ExitCode> run_handover(HandoverOptions o) {
       missing += item.value ? 0 : 1;
     }
   }
-  std::cerr << "envlock: wrote " << o.output << " (" << missing << " items missing)\n";
+  const std::string where = o.output == "-" ? "the handover to standard output" : o.output;
+  std::cerr << "envlock: wrote " << where << " (" << missing
+            << (missing == 1 ? " item missing)\n" : " items missing)\n");
   return ExitCode::ok;
 }
 

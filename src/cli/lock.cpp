@@ -2,6 +2,7 @@
 // (docs/manual/lock.md).
 #include "build/recipe.hpp"
 #include "cli/commands.hpp"
+#include "cli/project_files.hpp"
 #include "cli/registry_options.hpp"
 #include "cmdline/help.hpp"
 #include "manifest/manifest.hpp"
@@ -188,8 +189,10 @@ Result<ExitCode> run_lock(const LockOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<LockOptions>();
-  app.add_option("-f,--file", options->manifest, "The manifest (default: envlock.yaml)")
-      ->type_name("FILE");
+  const CLI::Option* manifest =
+      app.add_option("-f,--file", options->manifest,
+                     "The manifest (default: envlock.yaml, here or in a folder above)")
+          ->type_name("FILE");
   app.add_option("-o,--output", options->output,
                  "The lock to write or check (default: envlock.lock.json beside the manifest)")
       ->type_name("FILE");
@@ -203,7 +206,10 @@ Runner setup(CLI::App& app) {
       ->type_name("DIR");
   add_registry_options(app, options->registry);
   cmdline::set_footer(app, "envlock lock --check", "docs/manual/lock.md");
-  return [options] { return run_lock(*options); };
+  return [options, manifest] {
+    find_in_parents(manifest, options->manifest);
+    return run_lock(*options);
+  };
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // `envlock provenance`: the SLSA provenance statement of a build; `provenance sign` wraps it in a
 // signed DSSE envelope and `provenance verify` checks one (docs/manual/provenance.md).
 #include "cli/commands.hpp"
+#include "cli/project_files.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
@@ -110,7 +111,11 @@ Result<ExitCode> run_verify(const VerifyArgs& args) {
 
 Runner setup(CLI::App& app) {
   auto statement = std::make_shared<StatementArgs>();
-  app.add_option("--lock", statement->lock, "The lock the image was built from")->type_name("FILE");
+  const CLI::Option* lock =
+      app.add_option("--lock", statement->lock,
+                     "The lock the image was built from (default: envlock.lock.json, here or in a "
+                     "folder above)")
+          ->type_name("FILE");
   app.add_option("--build-result", statement->build_result,
                  "build-result.json of the build (default: beside the lock)")
       ->type_name("FILE");
@@ -121,7 +126,10 @@ Runner setup(CLI::App& app) {
                              "Where to write the statement; - for standard output (default: "
                              "provenance.json beside the lock)");
   cmdline::set_footer(app, "envlock provenance -o provenance.json", "docs/manual/provenance.md");
-  return [statement] { return run_statement(*statement); };
+  return [statement, lock] {
+    find_in_parents(lock, statement->lock);
+    return run_statement(*statement);
+  };
 }
 
 Runner setup_sign(CLI::App& app) {

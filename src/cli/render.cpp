@@ -1,6 +1,7 @@
 // `envlock render`: writes the Dockerfile of the lock (docs/manual/render.md).
 #include "build/render.hpp"
 #include "cli/commands.hpp"
+#include "cli/project_files.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "util/fs.hpp"
@@ -44,8 +45,10 @@ Result<ExitCode> run_render(const RenderOptions& options) {
 
 Runner setup(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
-  app.add_option("--lock", options->lock, "The lock to render (default: envlock.lock.json)")
-      ->type_name("FILE");
+  const CLI::Option* lock =
+      app.add_option("--lock", options->lock,
+                     "The lock to render (default: envlock.lock.json, here or in a folder above)")
+          ->type_name("FILE");
   cmdline::add_output_option(app, options->output,
                              "Write the Dockerfile to this file, atomically; - for standard "
                              "output (default: standard output)");
@@ -60,7 +63,10 @@ Runner setup(CLI::App& app) {
                  "remote repository")
       ->type_name("DIR");
   cmdline::set_footer(app, "envlock render --with-verifier -o Dockerfile", "docs/manual/render.md");
-  return [options] { return run_render(*options); };
+  return [options, lock] {
+    find_in_parents(lock, options->lock);
+    return run_render(*options);
+  };
 }
 
 } // namespace

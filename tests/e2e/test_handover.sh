@@ -37,7 +37,7 @@ for ext in md html json; do
   check_eq "$h_rc" 0 "handover .$ext exits 0"
   check_eq "$(cat "handover.$ext")" "$(cat "$DATA/full.$ext")" "golden full .$ext"
 done
-check_eq "$h_err" "envlock: wrote handover.json (1 items missing)" "handover says how much is missing"
+check_eq "$h_err" "envlock: wrote handover.json (1 item missing)" "handover says how much is missing"
 cp handover.html first.html
 "$ENVLOCK" handover "${full[@]}" -o handover.html 2>/dev/null
 check_eq "$(cmp first.html handover.html && echo same)" "same" "same records, same bytes"
@@ -64,7 +64,21 @@ envlock: reading previous.lock.json
 envlock: reading rollback-report.json
 envlock: reading squashfs-result.json
 envlock: reading reports/*.json
-envlock: wrote handover.md (1 items missing)" "handover with no options: says what it read and wrote"
+envlock: wrote handover.md (1 item missing)" "handover with no options: says what it read and wrote"
+
+# ---- from a folder below the project: the records above it; nowhere near a lock: an error
+mkdir -p usual/sub/deeper
+(cd usual/sub/deeper && "$ENVLOCK" handover) >below.out 2>below.err
+check_eq "$?" 0 "handover from a folder below the project: exit 0"
+check_eq "$(head -1 below.err)" "envlock: using ../../envlock.lock.json (found in $WORK/usual)" \
+  "handover from below: says where it found the lock"
+check_eq "$(tail -1 below.err)" "envlock: wrote ../../handover.md (1 item missing)" "handover from below: written beside the records"
+check_eq "$(cat usual/handover.md)" "$(cat "$DATA/full.md")" "handover from below: the same record"
+mkdir -p empty/.git
+(cd empty && "$ENVLOCK" handover) >empty.out 2>empty.err
+check_eq "$?:$(cat empty.err)" "2:envlock: error: no envlock.lock.json here or in a folder above: run 'envlock lock', or name the records (--lock FILE, --build-result FILE, ...)" \
+  "handover with no lock anywhere: refused"
+check_eq "$(ls -A empty)" ".git" "handover with no lock: nothing written"
 
 run_cmd h "$ENVLOCK" handover -o handover.txt
 check_eq "$h_rc" 2 "unknown extension exits 2"

@@ -118,4 +118,17 @@ check_contains "$D" "LABEL io.envlock.lock.sha256=\"$(sha256sum envlock.lock.jso
 check_contains "$D" "echo \"$(sha256sum uv.lock | cut -d' ' -f1)  uv.lock\" | sha256sum -c -" \
   "real lock: uv.lock checked against its sha256"
 check_not_contains "$D" "$WORK" "real lock: no absolute path of this machine"
+
+# ---- from a folder of the project: the lock and the manifest above it, as git finds .git
+mkdir -p conf/deep
+(cd conf/deep && "$ENVLOCK" render --with-verifier) >below.Dockerfile 2>below.err
+check_eq "$?:$(cat below.err)" "0:envlock: using ../../envlock.lock.json (found in $WORK/proj)" \
+  "render from below: says which lock it found"
+cmp -s Dockerfile below.Dockerfile && ok "render from below: the same Dockerfile" ||
+  fail "render from below: the same Dockerfile" "$(diff Dockerfile below.Dockerfile | head -5)"
+(cd conf/deep && "$ENVLOCK" lock --check --insecure-registry "$REG_PLAIN") >below.out 2>below.err
+check_eq "$?:$(head -1 below.err)" "0:envlock: using ../../envlock.yaml (found in $WORK/proj)" \
+  "lock --check from below: the manifest above"
+(cd conf/deep && "$ENVLOCK" render --lock envlock.lock.json) >/dev/null 2>below.err
+check_eq "$?" 2 "an explicit --lock is not looked for above"
 finish
