@@ -37,7 +37,8 @@ mu::data sections_data(const LockDiff& diff) {
               mu::object{{"id", id}, {"subject", util::replace_all(subject, "|", "\\|")}});
         }
         std::string summary = l.unavailable.empty()
-                                  ? std::to_string(l.count) + " commits " +
+                                  ? std::to_string(l.count) +
+                                        (l.count == 1 ? " commit " : " commits ") +
                                         (l.direction == "behind" ? "back (the new commit is older)"
                                                                  : "since the old commit")
                                   : "unavailable: " + l.unavailable;

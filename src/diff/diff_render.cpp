@@ -19,14 +19,15 @@ std::string shown(const std::optional<std::string>& v) {
   return v ? (v->empty() ? "\"\"" : *v) : "(none)";
 }
 
-const char* log_words(const CommitLog& log) {
+std::string log_words(const CommitLog& log) {
+  const std::string commits = log.count == 1 ? "commit" : "commits";
   if (log.direction == "behind") {
-    return "commits behind the old one (NEW is older)";
+    return commits + " behind the old one (NEW is older)";
   }
   if (log.direction == "diverged") {
-    return "commits on the new side (the two have diverged)";
+    return commits + " on the new side (the two have diverged)";
   }
-  return "commits since the old one";
+  return commits + " since the old one";
 }
 
 char package_mark(PackageChangeKind kind) {

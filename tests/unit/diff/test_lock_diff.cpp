@@ -237,3 +237,17 @@ TEST_SUITE("report.lock_diff") {
                                  "  ^ y 1.0+1234567890123456789012 -> 1.0.1\n");
   }
 }
+
+TEST_CASE("diff: one commit is said in the singular, in text and Markdown") {
+  diff::LockDiff d = megatron_diff();
+  d.commit_logs = {{"megatron", "ahead", 1, {{"abc1234", "Fix the loader"}}, ""}};
+  const std::string text = diff::render_diff_text(d);
+  CHECK(text.find("megatron log: 1 commit since the old one\n") != std::string::npos);
+  const auto markdown = diff::render_diff_markdown(d);
+  REQUIRE(markdown.has_value());
+  CHECK(markdown->find("1 commit since the old commit") != std::string::npos);
+  CHECK(markdown->find("1 commits") == std::string::npos);
+  d.commit_logs[0].count = 2;
+  CHECK(diff::render_diff_text(d).find("megatron log: 2 commits since the old one\n") !=
+        std::string::npos);
+}
