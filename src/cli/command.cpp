@@ -85,12 +85,18 @@ int run_main(int argc, char** argv) {
   help->add_option("command", help_words, "The command (and subcommand) to show the help of")
       ->type_name("COMMAND");
   cmdline::set_footer(*help, "envlock help fleet verify", "docs/manual/README.md");
+  // `envlock version`, as git, docker and uv have it: the --version line.
+  CLI::App* version = app.add_subcommand("version", "Show envlock's version (as --version)");
 
   if (const auto exit_code = cmdline::parse(app, argc, argv)) {
     return *exit_code;
   }
   if (help->parsed()) {
     return run_help(app, help_words);
+  }
+  if (version->parsed()) {
+    std::cout << app.get_name() << " " << ENVLOCK_VERSION << "\n";
+    return 0;
   }
 
   try {

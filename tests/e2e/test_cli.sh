@@ -19,7 +19,7 @@ run_cmd h "$ENVLOCK" help
 check_eq "$h_rc:$h_out" "0:$a_out" "envlock help: the same list, exit 0"
 commands=$(sed -n '/^Commands:$/,/^$/p' <<<"$h_out" | awk 'NF > 1 {print $1}')
 check_eq "$(tr '\n' ' ' <<<"$commands")" \
-  "build chain context diff fleet handover importer keygen lint lock node provenance render resolve rollback sample-data squashfs verify help " \
+  "build chain context diff fleet handover importer keygen lint lock node provenance render resolve rollback sample-data squashfs verify help version " \
   "envlock help: every command"
 run_cmd hl "$ENVLOCK" help lock
 run_cmd ll "$ENVLOCK" lock --help
@@ -62,6 +62,8 @@ version=$(sed -n 's/^project(envlock VERSION \([0-9.]*\).*/\1/p' "$REPO/CMakeLis
 run_cmd v1 "$ENVLOCK" --version
 run_cmd v2 "$V" --version
 check_eq "$v1_rc:$v1_out" "0:envlock $version" "envlock --version"
+run_cmd v4 "$ENVLOCK" version
+check_eq "$v4_rc:$v4_out" "0:envlock $version" "envlock version: the same line, as git and uv have it"
 check_eq "$v2_rc:$v2_out" "0:envlock-verify $version" "envlock-verify --version"
 if [ -x "$IMPORTER" ]; then
   run_cmd v3 "$IMPORTER" --version
