@@ -175,3 +175,20 @@ TEST_SUITE("uv.lock_satisfies") {
     CHECK(std::is_sorted(away.begin(), away.end()));
   }
 }
+
+TEST_SUITE("uv.lock_satisfies") {
+
+  TEST_CASE("a specifier set's normal form parses back to itself (fuzz_requirement's law)") {
+    for (const char* text :
+         {"==1.0.*", "~=1.0", "===foo-bar", ">=1.0RC1", "!=2.0.post1.dev3", "<=v1", ">1!2.0",
+          "==2.7.1+CU128", " >= 3.12 , < 3.14 ", "==1.0.0.*", "!=1.*", "", "<2.0a0"}) {
+      CAPTURE(text);
+      const auto parsed = uv::parse_specifiers(text);
+      REQUIRE(parsed.has_value());
+      const std::string normal = uv::normal_form(*parsed);
+      const auto again = uv::parse_specifiers(normal);
+      REQUIRE(again.has_value());
+      CHECK(uv::normal_form(*again) == normal);
+    }
+  }
+}
