@@ -213,6 +213,10 @@ void compare_lists(const Lists& wanted, const Lists& recorded, std::string_view 
     const auto by_text = [](const Compared& x, const Compared& y) { return x.text < y.text; };
     std::sort(a.begin(), a.end(), by_text);
     std::sort(b.begin(), b.end(), by_text);
+    // Sets, as uv compares them: a requirement listed twice is one requirement.
+    const auto same_text = [](const Compared& x, const Compared& y) { return x.text == y.text; };
+    a.erase(std::unique(a.begin(), a.end(), same_text), a.end());
+    b.erase(std::unique(b.begin(), b.end(), same_text), b.end());
     std::vector<Compared> only_a;
     std::vector<Compared> only_b;
     std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only_a),

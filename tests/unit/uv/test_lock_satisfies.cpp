@@ -137,6 +137,8 @@ TEST_SUITE("uv.lock_satisfies") {
                     lock)
               .empty());
     CHECK(sat_moved(sat_replaced(py, "\"myst_parser\"", "\"Myst.Parser\""), lock).empty());
+    // A set, as uv compares it: the same requirement twice is one.
+    CHECK(sat_moved(sat_replaced(py, "\"numpy\", ", "\"numpy\", \"NumPy\", "), lock).empty());
   }
 
   TEST_CASE("a malformed pyproject.toml or requirement is an error at its position") {
