@@ -5,11 +5,13 @@
 #include "cli/project_files.hpp"
 #include "cli/registry_options.hpp"
 #include "cmdline/help.hpp"
+#include "cmdline/output.hpp"
 #include "manifest/manifest.hpp"
 #include "oci/registry.hpp"
 #include "resolve/drift.hpp"
 #include "resolve/resolve.hpp"
 #include "util/fs.hpp"
+#include "util/json.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -30,6 +32,7 @@ struct LockOptions {
   bool check = false;
   bool refresh = false;
   std::string megatron_repo; // empty: sources.megatron.git when it is a local path
+  std::string format;        // with --check: text (default) or json
   oci::RegistryOptions registry;
 };
 
@@ -148,6 +151,50 @@ Result<ExitCode> run_write(const manifest::Manifest& manifest, const LockOptions
   return ExitCode::ok;
 }
 
+// One drift line, "drift: FIELD: WHAT", as {"field": FIELD, "message": WHAT}.
+nlohmann::json drift_json(const std::string& line) {
+  const std::string prefix = "drift: ";
+  std::string rest = line.starts_with(prefix) ? line.substr(prefix.size()) : line;
+  const auto colon = rest.find(": ");
+  if (colon == std::string::npos) {
+    return {{"field", rest}, {"message", ""}};
+  }
+  return {{"field", rest.substr(0, colon)}, {"message", rest.substr(colon + 2)}};
+}
+
+nlohmann::json packages_json(const std::vector<lock::UvPackage>& packages) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : packages) {
+    out.push_back(
+        {{"version", p.version},
+         {"source", p.source_kind + (p.source_location.empty() ? "" : " " + p.source_location)}});
+  }
+  return out;
+}
+
+// `lock --check --format json`: the drifts and the uv.lock packages that moved, for CI.
+std::string check_json(const resolve::DriftReport& report, const std::filesystem::path& path,
+                       const LockOptions& options) {
+  nlohmann::json drifts = nlohmann::json::array();
+  for (const auto& line : report.lines) {
+    drifts.push_back(drift_json(line));
+  }
+  nlohmann::json packages = nlohmann::json::array();
+  for (const auto& move : report.packages) {
+    packages.push_back({{"name", move.name},
+                        {"kind", move.kind},
+                        {"lock", packages_json(move.in_lock)},
+                        {"uv_lock", packages_json(move.in_file)}});
+  }
+  return util::canonical_json({{"schema", "envlock.lock-check/v1"},
+                               {"lock", path.generic_string()},
+                               {"manifest", options.manifest},
+                               {"matches", report.lines.empty()},
+                               {"drifts", drifts},
+                               {"packages", packages}}) +
+         "\n";
+}
+
 Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions& options) {
   const auto path = lock_path(options);
   std::error_code ec;
@@ -159,11 +206,16 @@ Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions
   const auto refresh =
       options.refresh ? resolve::Refresh::remote_refs : resolve::Refresh::local_only;
   std::optional<HashProgressLine> progress(std::in_place);
-  ENVLOCK_TRY_ASSIGN(const auto drifts,
-                     resolve::find_drift(manifest, existing, path, refresh,
-                                         make_resolver(options.registry), megatron_repo(options),
-                                         progress->callback()));
+  ENVLOCK_TRY_ASSIGN(const resolve::DriftReport report,
+                     resolve::find_drift_report(manifest, existing, path, refresh,
+                                                make_resolver(options.registry),
+                                                megatron_repo(options), progress->callback()));
   progress.reset();
+  const auto& drifts = report.lines;
+  if (options.format == "json") {
+    std::cout << check_json(report, path, options);
+    return drifts.empty() ? ExitCode::ok : ExitCode::failed;
+  }
   for (const auto& line : drifts) {
     std::cout << line << "\n";
   }
@@ -179,6 +231,9 @@ Result<ExitCode> run_check(const manifest::Manifest& manifest, const LockOptions
 Result<ExitCode> run_lock(const LockOptions& options) {
   if (options.refresh && !options.check) {
     return input_error("--refresh needs --check");
+  }
+  if (!options.format.empty() && !options.check) {
+    return input_error("--format needs --check (envlock lock writes only the lock)");
   }
   ENVLOCK_TRY_ASSIGN(const manifest::Manifest manifest, manifest::load_manifest(options.manifest));
   if (options.check) {
@@ -200,6 +255,7 @@ Runner setup(CLI::App& app) {
                "Do not write: exit 1 naming each field where the lock and the manifest differ");
   app.add_flag("--refresh", options->refresh,
                "With --check: also resolve the base image's tag and the git refs again");
+  cmdline::add_format_option(app, options->format, {"text", "json"}, "with --check; default: text");
   app.add_option("--megatron-repo", options->megatron_repo,
                  "A local clone holding sources.megatron's commit, for an upstream recipe of a "
                  "remote repository")

@@ -1,8 +1,8 @@
 #include "diff/lock_diff.hpp"
 
 #include "diff/core_packages.hpp"
-#include "diff/version.hpp"
 #include "util/strings.hpp"
+#include "uv/version.hpp"
 
 #include <algorithm>
 #include <map>
@@ -12,6 +12,10 @@
 namespace envlock::diff {
 
 using nlohmann::json;
+using uv::compare_versions;
+using uv::is_major_change;
+using uv::parse_py_version;
+using uv::version_text_less;
 
 const char* to_string(PackageChangeKind kind) {
   switch (kind) {

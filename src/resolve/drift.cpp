@@ -204,9 +204,20 @@ find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
            const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
            const std::optional<std::filesystem::path>& megatron_repo,
            const FileProgress& progress) {
+  ENVLOCK_TRY_ASSIGN(DriftReport report, find_drift_report(manifest, lock, lock_path, refresh,
+                                                           resolve, megatron_repo, progress));
+  return std::move(report.lines);
+}
+
+Result<DriftReport> find_drift_report(const manifest::Manifest& manifest, const lock::Lock& lock,
+                                      const std::filesystem::path& lock_path, Refresh refresh,
+                                      const ImageResolver& resolve,
+                                      const std::optional<std::filesystem::path>& megatron_repo,
+                                      const FileProgress& progress) {
   lock::Lock expected = manifest_fields(manifest, lock_path);
   ENVLOCK_TRY(hash_python_files(manifest, expected.python));
-  std::vector<std::string> out;
+  DriftReport report;
+  std::vector<std::string>& out = report.lines;
   const json a = manifest_view(lock);
   const json b = manifest_view(expected);
   for (const auto& [key, value] : a.items()) {
@@ -225,7 +236,7 @@ find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
                    expected.python.pyproject_sha256, project_file(manifest, "pyproject.toml"), out);
       compare_file("python.uv_lock.sha256", lock.python.uv_lock.sha256,
                    expected.python.uv_lock.sha256, expected.python.uv_lock.path, out);
-      ENVLOCK_TRY(uv_table_drift(manifest, lock, out));
+      ENVLOCK_TRY(uv_table_drift(manifest, lock, out, report.packages));
     }
   }
   ENVLOCK_TRY_ASSIGN(const auto context_now, hash_context_files(manifest));
@@ -236,7 +247,7 @@ find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
     ENVLOCK_TRY(image_drift(manifest, lock, resolve, out));
   }
   ENVLOCK_TRY(source_drift(manifest, lock, refresh, out));
-  return out;
+  return report;
 }
 
 } // namespace envlock::resolve

@@ -6,6 +6,7 @@
 
 #include "lock/lock.hpp"
 #include "manifest/manifest.hpp"
+#include "resolve/drift_uv.hpp"
 #include "resolve/resolve.hpp"
 #include "util/result.hpp"
 
@@ -26,10 +27,26 @@ enum class Refresh { local_only, remote_refs };
 // `megatron_repo`: a local clone for reading an upstream recipe of a remote source; without one
 // the recipe's FROM lines of a remote source are not compared. The training files are hashed
 // again (`progress` is told), and each that changed or cannot be read is a drift.
+// Python inputs that contradict each other (check_python_inputs) fail (exit 2), as `envlock lock`
+// would.
 Result<std::vector<std::string>>
 find_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
            const std::filesystem::path& lock_path, Refresh refresh, const ImageResolver& resolve,
            const std::optional<std::filesystem::path>& megatron_repo = {},
            const FileProgress& progress = {});
+
+// find_drift's lines, and the uv.lock packages among them that moved since the lock (the lines
+// "drift: python.uv_lock.packages.NAME: KIND: ..." say the same), for `lock --check --format json`.
+struct DriftReport {
+  std::vector<std::string> lines;
+  std::vector<PackageMove> packages; // sorted by name
+};
+
+Result<DriftReport>
+find_drift_report(const manifest::Manifest& manifest, const lock::Lock& lock,
+                  const std::filesystem::path& lock_path, Refresh refresh,
+                  const ImageResolver& resolve,
+                  const std::optional<std::filesystem::path>& megatron_repo = {},
+                  const FileProgress& progress = {});
 
 } // namespace envlock::resolve

@@ -1,8 +1,10 @@
 #include "resolve/drift_uv.hpp"
 
+#include "resolve/resolve.hpp"
 #include "util/fs.hpp"
 #include "util/sha256.hpp"
 #include "uv/uv_lock.hpp"
+#include "uv/version.hpp"
 
 #include <map>
 #include <set>
@@ -43,16 +45,46 @@ void compare_field(const std::string& field, const T& in_lock, const T& in_file,
   }
 }
 
+// As envlock diff words it: added, removed, upgraded or downgraded (one version on each side,
+// ordered by PEP 440), else changed.
+std::string move_kind(const std::vector<lock::UvPackage>* l,
+                      const std::vector<lock::UvPackage>* f) {
+  if (l == nullptr) {
+    return "added";
+  }
+  if (f == nullptr) {
+    return "removed";
+  }
+  if (l->size() == 1 && f->size() == 1) {
+    if (const auto order = uv::compare_versions(l->front().version, f->front().version)) {
+      if (*order == std::strong_ordering::less) {
+        return "upgraded";
+      }
+      if (*order == std::strong_ordering::greater) {
+        return "downgraded";
+      }
+    }
+  }
+  return "changed";
+}
+
 } // namespace
 
 Status uv_table_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
-                      std::vector<std::string>& out) {
+                      std::vector<std::string>& out, std::vector<PackageMove>& moves) {
   const lock::UvLockPin& pinned = lock.python.uv_lock;
-  const auto text = util::read_regular_file(manifest.dir / pinned.path, uv::k_uv_lock_limit);
-  if (!text || util::sha256_hex(*text) != pinned.sha256) {
-    return {}; // missing or changed: reported as the file's own drift
+  const std::string path = project_file(manifest, "uv.lock");
+  const auto text = util::read_regular_file(manifest.dir / path, uv::k_uv_lock_limit);
+  if (!text) {
+    return {}; // missing: reported as the file's own drift
   }
-  ENVLOCK_TRY_ASSIGN(const lock::UvLockPin file, uv::parse_uv_lock(*text, pinned.path));
+  ENVLOCK_TRY_ASSIGN(lock::UvLockPin file, uv::parse_uv_lock(*text, path));
+  file.path = path;
+  ENVLOCK_TRY(check_python_inputs(manifest, file, *text));
+  if (path != pinned.path) {
+    return {}; // another file: python.uv_lock.path drifted, its packages are not comparable
+  }
+  const bool changed = util::sha256_hex(*text) != pinned.sha256;
   compare_field("version", pinned.version, file.version, out);
   compare_field("revision", pinned.revision, file.revision, out);
   compare_field("requires_python", pinned.requires_python, file.requires_python, out);
@@ -70,10 +102,18 @@ Status uv_table_drift(const manifest::Manifest& manifest, const lock::Lock& lock
     const auto in_file = b.find(name);
     const auto* l = in_lock == a.end() ? nullptr : &in_lock->second;
     const auto* f = in_file == b.end() ? nullptr : &in_file->second;
-    if (l == nullptr || f == nullptr || *l != *f) {
-      out.push_back("drift: python.uv_lock.packages." + name + ": lock has " + describe(l) +
-                    ", uv.lock has " + describe(f));
+    if (l != nullptr && f != nullptr && *l == *f) {
+      continue;
     }
+    const std::string sides = "lock has " + describe(l) + ", uv.lock has " + describe(f);
+    if (!changed) {
+      out.push_back("drift: python.uv_lock.packages." + name + ": " + sides);
+      continue;
+    }
+    const std::string kind = move_kind(l, f);
+    out.push_back("drift: python.uv_lock.packages." + name + ": " + kind + ": " + sides);
+    moves.push_back({name, kind, l == nullptr ? std::vector<lock::UvPackage>() : *l,
+                     f == nullptr ? std::vector<lock::UvPackage>() : *f});
   }
   return {};
 }

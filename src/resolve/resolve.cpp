@@ -172,6 +172,7 @@ Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
   ENVLOCK_TRY_ASSIGN(lock::UvLockPin uv_lock, uv::parse_uv_lock(*uv_text, uv_lock_path));
   uv_lock.path = uv_lock_path;
   uv_lock.sha256 = util::sha256_hex(*uv_text);
+  ENVLOCK_TRY(check_python_inputs(manifest, uv_lock, *uv_text));
   lock.python.uv_lock = std::move(uv_lock);
   ENVLOCK_TRY_ASSIGN(lock.base_image, resolve_base_image(manifest, resolve));
   for (auto& [name, pin] : lock.sources) {

@@ -94,6 +94,14 @@ resolve_recipe(const manifest::Manifest& manifest, const lock::Lock& lock,
 Result<std::optional<std::vector<lock::ContextFile>>>
 hash_context_files(const manifest::Manifest& manifest);
 
+// Refuses python inputs that contradict each other, as `envlock lock` and `lock --check` do: a
+// uv.lock (`uv_lock`, parsed from `uv_text`) that no longer satisfies pyproject.toml
+// (uv::check_satisfies, what `uv lock --check` compares), or whose packages contradict the
+// manifest's expect (uv::expect_contradictions). Fails (exit 2) with one indented line per
+// requirement that moved and per contradiction, each naming both sides.
+Status check_python_inputs(const manifest::Manifest& manifest, const lock::UvLockPin& uv_lock,
+                           std::string_view uv_text);
+
 // The path of the python project's file `name` relative to the manifest's folder ("uv.lock").
 std::string project_file(const manifest::Manifest& manifest, std::string_view name);
 

@@ -84,6 +84,56 @@ drift: manifest.sha256: lock has $OLD_M, envlock.yaml is now $NEW_M" "check expe
 check_contains "$r_out" "envlock.lock.json is out of date (2 drifts); run 'envlock lock'" "check: summary line"
 write_manifest . megatron v2 13.3
 
+# ---- uv.lock changed: --check names the packages that moved, in text and in JSON
+sed -i '/^name = "tensorstore"$/{n;s/^version = ".*"$/version = "0.1.99"/}' uv.lock
+OLD_TS=$(python3 -c 'import json; print([p["version"] for p in json.load(open("envlock.lock.json"))["python"]["uv_lock"]["packages"] if p["name"]=="tensorstore"][0])')
+lock --check
+check_eq "$r_rc" 1 "check, a package's version edited in uv.lock: exit 1"
+check_eq "$(echo "$r_out" | grep '^drift: python.uv_lock.packages')" \
+  "drift: python.uv_lock.packages.tensorstore: upgraded: lock has \"$OLD_TS\" (registry https://python-index.invalid/simple), uv.lock has \"0.1.99\" (registry https://python-index.invalid/simple)" \
+  "check, a package's version edited: the package named"
+lock --check --format json
+check_eq "$r_rc" 1 "check --format json: exit 1"
+check_eq "$(echo "$r_out" | python3 -c 'import json,sys; d=json.load(sys.stdin)
+print(d["matches"], [x["field"] for x in d["drifts"]], d["packages"])')" \
+  "False ['python.uv_lock.sha256', 'python.uv_lock.packages.tensorstore'] [{'kind': 'upgraded', 'lock': [{'source': 'registry https://python-index.invalid/simple', 'version': '$OLD_TS'}], 'name': 'tensorstore', 'uv_lock': [{'source': 'registry https://python-index.invalid/simple', 'version': '0.1.99'}]}]" \
+  "check --format json: the drifts and the package that moved"
+cp uv.lock.orig uv.lock
+lock --check --format json
+check_eq "$r_rc:$(echo "$r_out" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), separators=(",", ":")))')" \
+  '0:{"drifts":[],"lock":"envlock.lock.json","manifest":"envlock.yaml","matches":true,"packages":[],"schema":"envlock.lock-check/v1"}' \
+  "check --format json, nothing drifted"
+lock --format json
+check_eq "$r_rc:$r_err" "2:envlock: error: --format needs --check (envlock lock writes only the lock)" \
+  "--format without --check: refused"
+
+# ---- pyproject.toml that uv.lock no longer satisfies: lock and --check refuse, naming it
+cp pyproject.toml pyproject.toml.orig
+sed -i 's/"torch>=2.6.0"/"torch>=2.7.0"/; s/"numpy", /"numpy", "safetensors", /' pyproject.toml
+MOVED_ERR="envlock: error: python.project: uv.lock no longer matches pyproject.toml (uv lock --check and uv sync --locked refuse it); run 'uv lock' and lock again:
+  pyproject.toml:28:42: [project.dependencies] requires 'safetensors', which uv.lock did not record
+  pyproject.toml:28:17: [project.dependencies] requires 'torch>=2.7.0', uv.lock recorded 'torch>=2.6.0'"
+lock
+check_eq "$r_rc:$r_err" "2:$MOVED_ERR" "lock, pyproject.toml edited: refused, naming the requirements"
+cmp -s first.json envlock.lock.json && ok "lock refused: the lock is untouched" || fail "lock refused" "the lock changed"
+lock --check
+check_eq "$r_rc:$r_err" "2:$MOVED_ERR" "check, pyproject.toml edited: refused as lock refuses"
+cp pyproject.toml.orig pyproject.toml
+
+# ---- expect against uv.lock's packages: Megatron-LM keeps torch out (override, marker never)
+sed -i 's/^expect: {cuda: "13.3"}$/expect: {cuda: "13.3", pytorch: "2.12.0a0+nv", python: "3.12"}/' envlock.yaml
+lock -o expect.lock.json
+check_eq "$r_rc" 0 "lock, expect.pytorch of the base image, torch overridden away: exit 0 ($r_err)"
+sed -i "s/{ name = \"torch\", marker = \"sys_platform == 'never'\" }/{ name = \"torch\" }/" uv.lock
+sed -i 's/python: "3.12"}$/python: "3.11"}/' envlock.yaml
+lock -o expect.lock.json
+check_eq "$r_rc:$r_err" "2:envlock: error: expect: uv.lock contradicts the manifest:
+  expect.pytorch is '2.12.0a0+nv'; uv.lock locks torch 2.13.0
+  expect.python is '3.11'; uv.lock has requires-python '>=3.12', which no Python 3.11 satisfies" \
+  "lock, torch installed against expect.pytorch, python against requires-python: refused"
+cp uv.lock.orig uv.lock
+write_manifest . megatron v2 13.3
+
 # ---- --check --refresh: a moved tag
 skopeo copy -q --dest-tls-verify=false oci:../img:moved "docker://$REG/nvidia/pytorch:26.06-py3"
 MOVED=$(skopeo inspect --tls-verify=false --format '{{.Digest}}' "docker://$REG/nvidia/pytorch:26.06-py3")

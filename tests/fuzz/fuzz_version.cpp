@@ -1,11 +1,11 @@
-// PEP 440 versions (diff/version.hpp): parsing never crashes, and the ordering keeps its laws on
+// PEP 440 versions (uv/version.hpp): parsing never crashes, and the ordering keeps its laws on
 // every pair and triple: antisymmetric (a < b exactly when b > a), transitive, consistent with
 // equality (equal versions compare equal to the same others, and the normalized form parses back
 // to an equal version), and version_text_less is a strict weak order. The input is up to three
 // lines; a first byte 0x01 builds each line from a small grammar instead (numbers of any length
 // with leading zeros, pre/post/dev parts, local labels), so that equal and nearly equal versions
 // meet often.
-#include "diff/version.hpp"
+#include "uv/version.hpp"
 
 #include <array>
 #include <compare>
@@ -19,8 +19,8 @@
 
 namespace {
 
-using envlock::diff::compare;
-using envlock::diff::PyVersion;
+using envlock::uv::compare;
+using envlock::uv::PyVersion;
 
 void require(bool law) {
   if (!law) {
@@ -126,7 +126,7 @@ void check_text_order(const std::vector<std::string>& texts) {
   std::vector<std::vector<bool>> less(n, std::vector<bool>(n));
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
-      less[a][b] = envlock::diff::version_text_less(texts[a], texts[b]);
+      less[a][b] = envlock::uv::version_text_less(texts[a], texts[b]);
     }
   }
   for (std::size_t a = 0; a < n; ++a) {
@@ -150,14 +150,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::string> texts = texts_of(data, size);
   std::vector<PyVersion> versions;
   for (const auto& text : texts) {
-    auto v = envlock::diff::parse_py_version(text);
+    auto v = envlock::uv::parse_py_version(text);
     if (!v) {
       continue;
     }
     require(std::is_eq(compare(*v, *v)));
-    const auto again = envlock::diff::parse_py_version(envlock::diff::to_string(*v));
+    const auto again = envlock::uv::parse_py_version(envlock::uv::to_string(*v));
     require(again.has_value() && std::is_eq(compare(*again, *v)));
-    require(envlock::diff::to_string(*again) == envlock::diff::to_string(*v));
+    require(envlock::uv::to_string(*again) == envlock::uv::to_string(*v));
     versions.push_back(std::move(*v));
   }
   Matrix cmp(versions.size(),

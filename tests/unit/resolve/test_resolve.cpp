@@ -95,8 +95,11 @@ TEST_SUITE("lock") {
     p.manifest.python.sync_args.clear();
     p.manifest.sources["extra"] = {"repo", "main"};
     const std::string old_uv = lock->python.uv_lock.sha256;
-    test::write_text(p.dir / "py/uv.lock", "version = 1\n");
-    const std::string new_uv = util::sha256_hex("version = 1\n");
+    const std::string uv_text = "version = 1\nrevision = 2\nrequires-python = \">=3.12\"\n\n"
+                                "[[package]]\nname = \"b\"\nversion = \"2\"\n"
+                                "source = { editable = \".\" }\n";
+    test::write_text(p.dir / "py/uv.lock", uv_text);
+    const std::string new_uv = util::sha256_hex(uv_text);
     const auto drift =
         resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
     REQUIRE(drift.has_value());
@@ -105,6 +108,8 @@ TEST_SUITE("lock") {
               "drift: expect.cuda: lock has \"13.3\", manifest has \"13.4\"",
               "drift: python.sync_args: lock has [\"--extra\",\"dev\"], manifest has []",
               "drift: python.uv_lock.sha256: lock has " + old_uv + ", py/uv.lock is now " + new_uv,
+              "drift: python.uv_lock.packages.b: upgraded: lock has \"1\" (editable .), uv.lock "
+              "has \"2\" (editable .)",
               "drift: sources.extra: lock has nothing, manifest has "
               "{\"git\":\"repo\",\"ref\":\"main\"}"});
   }

@@ -1,15 +1,15 @@
-#include "diff/version.hpp"
+#include "uv/version.hpp"
 
 #include "util/strings.hpp"
 
 #include <algorithm>
 #include <array>
 
-namespace envlock::diff {
+namespace envlock::uv {
 
 namespace {
 
-bool is_digit(char c) {
+bool is_version_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
@@ -18,7 +18,7 @@ bool is_separator(char c) {
 }
 
 bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_version_digit);
 }
 
 VersionNumber number_of(std::string_view digits) {
@@ -30,7 +30,7 @@ VersionNumber number_of(std::string_view digits) {
 // Reads digits at `pos`; nothing when there are none.
 std::optional<VersionNumber> read_number(std::string_view s, std::size_t& pos) {
   const std::size_t start = pos;
-  while (pos < s.size() && is_digit(s[pos])) {
+  while (pos < s.size() && is_version_digit(s[pos])) {
     ++pos;
   }
   if (pos == start) {
@@ -98,7 +98,7 @@ std::optional<std::vector<std::string>> read_local(std::string_view s) {
   for (const char c : s) {
     if (is_separator(c)) {
       parts.emplace_back();
-    } else if (is_digit(c) || (c >= 'a' && c <= 'z')) {
+    } else if (is_version_digit(c) || (c >= 'a' && c <= 'z')) {
       parts.back() += c;
     } else {
       return std::nullopt;
@@ -154,7 +154,7 @@ std::optional<PyVersion> parse_py_version(std::string_view text) {
     }
   }
   v.release.push_back(*first);
-  while (pos + 1 < s.size() && s[pos] == '.' && is_digit(s[pos + 1])) {
+  while (pos + 1 < s.size() && s[pos] == '.' && is_version_digit(s[pos + 1])) {
     ++pos;
     v.release.push_back(*read_number(s, pos));
   }
@@ -174,7 +174,7 @@ std::optional<PyVersion> parse_py_version(std::string_view text) {
   }
   if (read_word(s, pos, k_post) >= 0) {
     v.post = read_implicit_number(s, pos);
-  } else if (pos + 1 < s.size() && s[pos] == '-' && is_digit(s[pos + 1])) {
+  } else if (pos + 1 < s.size() && s[pos] == '-' && is_version_digit(s[pos + 1])) {
     ++pos;
     v.post = read_number(s, pos);
   }
@@ -286,4 +286,4 @@ bool is_major_change(std::string_view a, std::string_view b) {
   return va && vb && (va->epoch != vb->epoch || va->release.front() != vb->release.front());
 }
 
-} // namespace envlock::diff
+} // namespace envlock::uv

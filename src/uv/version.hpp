@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace envlock::diff {
+namespace envlock::uv {
 
 // A non-negative integer of any length: its decimal digits without leading zeros ("" is zero).
 // Orders by length, then by text, which is numeric order.
@@ -55,4 +55,4 @@ bool version_text_less(std::string_view a, std::string_view b);
 // True when both parse and their epoch or first release segment differ (2.x -> 3.x).
 bool is_major_change(std::string_view a, std::string_view b);
 
-} // namespace envlock::diff
+} // namespace envlock::uv

@@ -1,17 +1,17 @@
 #include "../testutil.hpp"
-#include "diff/version.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
+#include "uv/version.hpp"
 
 #include <algorithm>
 
 #include <doctest/doctest.h>
 
-using envlock::diff::compare_versions;
-using envlock::diff::is_major_change;
-using envlock::diff::parse_py_version;
-using envlock::diff::to_string;
-using envlock::diff::version_text_less;
+using envlock::uv::compare_versions;
+using envlock::uv::is_major_change;
+using envlock::uv::parse_py_version;
+using envlock::uv::to_string;
+using envlock::uv::version_text_less;
 
 TEST_SUITE("report.version") {
   TEST_CASE("orders release segments numerically") {
