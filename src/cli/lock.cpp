@@ -85,10 +85,26 @@ public:
       }
       m_path = path;
       m_next = hashed + k_step;
-      constexpr double k_gib = 1024.0 * 1024.0 * 1024.0;
+      // The unit of the file's size, so that a small file does not read "0.0 of 0.0 GiB".
+      const char* unit = "GiB";
+      double scale = 1024.0 * 1024.0 * 1024.0;
+      if (size < (std::uint64_t{1} << 20U)) {
+        unit = "KiB";
+        scale = 1024.0;
+      } else if (size < (std::uint64_t{1} << 30U)) {
+        unit = "MiB";
+        scale = 1024.0 * 1024.0;
+      }
       char line[64];
-      (void)std::snprintf(line, sizeof line, ": %.1f of %.1f GiB",
-                          static_cast<double>(hashed) / k_gib, static_cast<double>(size) / k_gib);
+      if (size < 1024) {
+        (void)std::snprintf(line, sizeof line, ": %llu of %llu bytes",
+                            static_cast<unsigned long long>(hashed),
+                            static_cast<unsigned long long>(size));
+      } else {
+        (void)std::snprintf(line, sizeof line, ": %.1f of %.1f %s",
+                            static_cast<double>(hashed) / scale, static_cast<double>(size) / scale,
+                            unit);
+      }
       std::cerr << "\r\033[Khashing " << path << line << std::flush;
       m_shown = true;
     };

@@ -230,7 +230,9 @@ check_contains "$r_out" "  training: 4 files, 3072028 bytes hashed" "lock: the s
 check_not_contains "$r_err" "hashing" "lock: no progress line when standard error is not a terminal"
 if command -v script >/dev/null; then
   tty_err=$(script -qec "$ENVLOCK lock --insecure-registry $REG -o tty.lock.json" /dev/null)
-  check_contains "$tty_err" "hashing data/sample.bin: 0.0 of 0.0 GiB" "lock: the progress line on a terminal"
+  check_contains "$tty_err" "hashing data/sample.bin: 2.9 of 2.9 MiB" "lock: the progress line on a terminal, in the unit of the file's size"
+  check_contains "$tty_err" "hashing conf/train.yaml: 11 of 11 bytes" "lock: a small file's progress in bytes"
+  check_not_contains "$tty_err" "0.0 of 0.0" "lock: no '0.0 of 0.0' for a small file"
   cmp -s tty.lock.json envlock.lock.json && ok "lock on a terminal: the same bytes" || fail "lock on a terminal" "bytes differ"
 fi
 lock --check
