@@ -10,6 +10,26 @@ using nlohmann::json;
 
 namespace {
 
+// For an expected plain text that did not match ("Debian 12" against the fact "Debian GNU/Linux
+// 12"): what the fact is and where it came from, and that a text matches the whole of it.
+std::string plain_text_hint(const verify::CheckResult& r, const lock::HostExpectation& expected) {
+  for (const auto& entry : expected.entries) {
+    if (entry.number || entry.text.empty() ||
+        entry.text.find_first_of("*?[<>=!~,") != std::string::npos) {
+      continue;
+    }
+    std::string source;
+    if (r.details.contains("source") && r.details["source"].is_string()) {
+      source = " (" + r.details["source"].get<std::string>() + ")";
+    }
+    const std::string first = entry.text.substr(0, entry.text.find(' '));
+    return "; the fact is the whole text '" + r.found + "'" + source +
+           ", which an expected text must equal: write it as found, or as a glob such as '" +
+           first + "*'";
+  }
+  return "";
+}
+
 verify::CheckResult check_one(const json& facts, const std::string& key,
                               const lock::HostExpectation& expected) {
   verify::CheckResult r;
@@ -43,7 +63,7 @@ verify::CheckResult check_one(const json& facts, const std::string& key,
   if (*ok) {
     r.outcome = verify::Outcome::pass;
   } else {
-    r.reason = "found " + r.found + ", expected " + r.expected;
+    r.reason = "found " + r.found + ", expected " + r.expected + plain_text_hint(r, expected);
   }
   return r;
 }

@@ -74,4 +74,18 @@ TEST_SUITE("node.host_check") {
     CHECK(checks[4].outcome == verify::Outcome::pass);
     CHECK(checks[4].expected == "Ubuntu 24.04");
   }
+
+  TEST_CASE("a plain text that is not the whole fact: the failure says what the fact is") {
+    const auto checks = node::check_host(fixture_facts(), host_expect({{"os", "Ubuntu 22.04"}}));
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].outcome == verify::Outcome::fail);
+    const std::string source = checks[0].details.contains("source")
+                                   ? " (" + checks[0].details["source"].get<std::string>() + ")"
+                                   : "";
+    CHECK(checks[0].reason == "found " + checks[0].found +
+                                  ", expected Ubuntu 22.04; the fact is the whole text '" +
+                                  checks[0].found + "'" + source +
+                                  ", which an expected text must equal: write it as found, or as a "
+                                  "glob such as 'Ubuntu*'");
+  }
 }
