@@ -212,4 +212,10 @@ check_eq "$u_rc" 1 "non-UTF-8 names: exit 1, not an internal error"
 check_not_contains "$u_err" "internal error" "non-UTF-8 names: no internal error"
 check_eq "$(python3 -c 'import json; c=[c for c in json.load(open("u.json"))["checks"] if c["id"]=="packages.unexpected"][0]; print(c["reason"])')" \
   '2 not in the lock (bad\xfe 1.0, six\xff 1.17.0)' "non-UTF-8 names: escaped in the report"
+# ---- an image without Python: the note says where the verifier looked, not "python: none"
+mkdir -p nopy/etc
+run_cmd np timeout 60 "$V" --root nopy --lock "$DATA/lock.json" --check cuda
+check_contains "$np_out$np_err" "python: no interpreter and no site-packages found (looked on PATH, in VIRTUAL_ENV, /opt/venv and the system folders)" \
+  "an image without Python: the note says where it looked"
+check_not_contains "$np_out$np_err" "python: none" "an image without Python: no 'python: none'"
 finish

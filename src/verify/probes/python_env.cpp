@@ -325,6 +325,10 @@ PythonEnvironment find_python_environment(const RunContext& context) {
 }
 
 std::string describe_environment(const RunContext& context, const PythonEnvironment& env) {
+  if (env.python.empty() && env.sites.empty() && env.inherited_sites.empty()) {
+    return "python: no interpreter and no site-packages found (looked on PATH, in VIRTUAL_ENV, "
+           "/opt/venv and the system folders)";
+  }
   const std::string how = env.found_by == "PATH" ? "found on PATH" : "found by " + env.found_by;
   std::string out = "python: " + (env.python.empty() ? std::string("none") : env.python) + " (" +
                     how + "), site-packages: ";
