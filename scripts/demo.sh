@@ -16,11 +16,12 @@ REPO=$(pwd)
 start=$(date +%s)
 
 if [ -z "${ENVLOCK:-}" ]; then
-  echo "demo: installs the packages (apt-get), builds envlock and envlock-verify into build/ (the"
-  echo "      first build takes about 15 minutes on 2 cores, later ones seconds with ccache), then"
-  echo "      runs the whole flow on loopback, offline, in about a minute."
+  echo "demo: installs the packages (apt-get), builds envlock, envlock-verify and envlock-importer"
+  echo "      into build/ (the first build takes 10 to 25 minutes on 2 cores, longer on a busy"
+  echo "      machine, and cmake may print nothing for two minutes at a time; later builds take"
+  echo "      seconds with ccache), then runs the whole flow on loopback, offline, in about a minute."
   bash scripts/install-deps.sh
-  bash scripts/build.sh envlock envlock-verify
+  bash scripts/build.sh envlock envlock-verify envlock-importer
   ENVLOCK=$REPO/build/envlock
 fi
 BIN=$(cd "$(dirname "$ENVLOCK")" && pwd)
@@ -109,7 +110,7 @@ show envlock handover
 sed -n 1,12p handover.md
 
 say "done in $(($(date +%s) - start)) s"
-echo "executables: $BIN/envlock, $BIN/envlock-verify (add $BIN to PATH, or: cmake --install build)"
+echo "executables: $BIN/envlock, $BIN/envlock-verify, $BIN/envlock-importer (add $BIN to PATH, or: cmake --install build --prefix DIR)"
 if [ "${ENVLOCK_DEMO_KEEP:-0}" = 1 ]; then
   echo "outputs: $DEMO/project (lock, Dockerfile, build-result.json, provenance, image.sqsh, report, handover.md)"
 fi

@@ -23,4 +23,15 @@ check_contains "$(cat "$kept/project/report.json")" '"outcome": "pass"' "the unp
 check_contains "$d_out" "executables: $(dirname "$(realpath "$ENVLOCK")")/envlock" \
   "the demo says where the executables are"
 check_contains "$d_err" "envlock: comparing with image.squashfs-result.json" "squashfs verify names the result it found"
+
+# ---- what the demo points at: cmake --install of the build it made, into a prefix
+if [ -f "$REPO/build/cmake_install.cmake" ]; then
+  run_cmd in cmake --install "$REPO/build" --prefix "$WORK/prefix"
+  check_eq "$in_rc" 0 "cmake --install of the build: exit 0 ($(tail -2 <<<"$in_err"))"
+  for f in bin/envlock bin/envlock-verify bin/envlock-importer share/envlock/templates/Dockerfile.mustache \
+    share/envlock/resume/envlock_resume.py; do
+    check_file "$WORK/prefix/$f" "installed: $f"
+  done
+  check_eq "$("$WORK/prefix/bin/envlock" version)" "$("$ENVLOCK" version)" "the installed envlock runs"
+fi
 finish
