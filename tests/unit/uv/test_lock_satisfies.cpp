@@ -88,7 +88,9 @@ TEST_SUITE("uv.lock_satisfies") {
   TEST_CASE("the real Megatron-LM locks satisfy their own pyproject.toml") {
     const std::vector<std::pair<const char*, const char*>> pairs = {{k_v19_pyproject, k_v19_lock},
                                                                     {k_v18_pyproject, k_v18_lock}};
-    for (const auto& [pyproject, lock] : pairs) {
+    for (const auto& pair : pairs) {
+      const char* pyproject = pair.first; // not a structured binding: clang 14's CAPTURE
+      const char* lock = pair.second;
       CAPTURE(pyproject);
       const auto result =
           uv::check_satisfies(sat_data(pyproject), "pyproject.toml", sat_data(lock), "uv.lock");
