@@ -21,7 +21,8 @@ namespace {
 
 struct RollbackArgs {
   rollback::Inputs inputs;
-  std::string json; // -o FILE, the JSON report ("-": standard output)
+  std::string json;   // -o FILE, the report ("-": standard output)
+  std::string format; // text or json; empty: json to -o's file, else the table
   oci::RegistryOptions registry;
 };
 
@@ -44,11 +45,19 @@ Result<ExitCode> run_rollback_check(const RollbackArgs& args) {
   report.checked_at = build::rfc3339_utc(std::chrono::system_clock::now());
   report.hostname = host_name();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  status_stream({args.json}) << rollback::report_to_text(report) << std::flush;
-  if (!args.json.empty()) {
-    ENVLOCK_TRY(
-        util::write_file_atomic(args.json, util::canonical_json(rollback::report_to_json(report))));
+  const std::string format = !args.format.empty() ? args.format
+                             : args.json.empty()  ? std::string("text")
+                                                  : std::string("json");
+  const std::string text = rollback::report_to_text(report);
+  if (format == "text") {
+    ENVLOCK_TRY(cmdline::write_output(args.json, text));
+    return rollback::exit_code_of(report);
   }
+  // JSON to -o's file or standard output; the table then to standard error.
+  const std::string output = args.json.empty() ? std::string("-") : args.json;
+  status_stream({output}) << text << std::flush;
+  ENVLOCK_TRY(
+      cmdline::write_output(output, util::canonical_json(rollback::report_to_json(report))));
   return rollback::exit_code_of(report);
 }
 
@@ -70,8 +79,11 @@ Runner setup_check(CLI::App& app) {
                  "Where the previous .sqsh lies (a node-local copy; default: beside its result)")
       ->type_name("DIR");
   cmdline::add_output_option(app, args->json,
-                             "Write the report as JSON (envlock.rollback-report/v1) here; - for "
-                             "standard output, which moves the table to standard error");
+                             "Write the report here (as JSON, envlock.rollback-report/v1, unless "
+                             "--format text); - for standard output, which moves the table to "
+                             "standard error");
+  cmdline::add_format_option(app, args->format, {"text", "json"},
+                             "default: json with -o, else the table on standard output");
   add_registry_options(app, args->registry);
   cmdline::set_footer(
       app, "envlock rollback check --previous previous.lock.json -o rollback-report.json",

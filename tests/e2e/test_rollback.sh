@@ -68,6 +68,13 @@ check_contains "$r_out" "PASS  sqsh        prev/train.sqsh: sha256 $SQSH_SHA, $S
 field() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print("null" if v is None else v)' "$@"; }
 check_eq "$(field report.json 'r["schema"], r["outcome"], r["summary"]')" \
   "('envlock.rollback-report/v1', 'pass', {'errors': 0, 'failed': 0, 'passed': 3})" "the JSON report"
+run_cmd rf "${rb[@]}" --previous prev/old.lock.json --format json
+check_eq "$rf_rc" 0 "--format json: exit 0 ($rf_err)"
+check_eq "$(printf '%s' "$rf_out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["schema"], r["outcome"])')" \
+  "envlock.rollback-report/v1 pass" "--format json: the JSON report on standard output"
+check_eq "$(printf '%s\n' "$rf_err" | tail -1)" "rollback to old.lock.json: ready (3 passed)" "--format json: the table on standard error"
+run_cmd rt "${rb[@]}" --previous prev/old.lock.json --format text -o table.txt
+check_eq "$rt_rc:$(tail -1 table.txt)" "0:rollback to old.lock.json: ready (3 passed)" "--format text -o FILE: the table in the file"
 check_eq "$(field report.json '[c["id"] for c in r["checks"]]')" \
   "['base_image', 'image', 'sqsh']" "one check per piece, in order; the recipe's FROM image and the squashed manifest are the same digests: not asked again"
 check_eq "$(field report.json '[c["source"] for c in r["checks"]]')" \
