@@ -96,7 +96,7 @@ Result<fs::path> megatron_repository(const lock::GitPin& pin, const fs::path& ma
                        "holds commit " +
                        pin.commit);
   }
-  return (manifest_dir / pin.git).lexically_normal();
+  return (manifest_dir / git::local_path_of(pin.git)).lexically_normal();
 }
 
 Result<std::string> read_locked_recipe(const fs::path& repo, std::string_view commit,

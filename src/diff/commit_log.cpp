@@ -102,7 +102,7 @@ void add_commit_logs(LockDiff& diff, const lock::Lock& old_lock, const lock::Loc
     if (name == "megatron" && !megatron_repo.empty()) {
       repo = megatron_repo;
     } else if (git::classify_location(pin.git) == git::LocationKind::local_path) {
-      repo = pin.git;
+      repo = git::local_path_of(pin.git);
     } else {
       CommitLog log;
       log.source = name;

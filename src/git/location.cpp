@@ -1,8 +1,13 @@
 #include "git/location.hpp"
 
+#include <cstring>
+
 namespace envlock::git {
 
 LocationKind classify_location(std::string_view location) {
+  if (location.starts_with("file://")) {
+    return LocationKind::local_path; // a repository on this machine, as git treats it
+  }
   if (location.find("://") != std::string_view::npos) {
     return LocationKind::remote_url;
   }
@@ -14,6 +19,17 @@ LocationKind classify_location(std::string_view location) {
     return LocationKind::remote_url;
   }
   return LocationKind::local_path;
+}
+
+std::filesystem::path local_path_of(std::string_view location) {
+  if (!location.starts_with("file://")) {
+    return std::filesystem::path(location);
+  }
+  location.remove_prefix(std::strlen("file://"));
+  if (location.starts_with("localhost/")) {
+    location.remove_prefix(std::strlen("localhost"));
+  }
+  return std::filesystem::path(location);
 }
 
 std::string redact_location(std::string_view location) {

@@ -46,7 +46,8 @@ Result<std::optional<std::string>> peel_reference(git_repository* repo, const st
 
 Result<std::string> resolve_local(std::string_view location, std::string_view ref,
                                   const std::filesystem::path& base_dir) {
-  ENVLOCK_TRY_ASSIGN(const RepositoryPtr repo, open_repository(base_dir / location, location));
+  ENVLOCK_TRY_ASSIGN(const RepositoryPtr repo,
+                     open_repository(base_dir / local_path_of(location), location));
   for (const std::string prefix : {"refs/tags/", "refs/heads/"}) {
     ENVLOCK_TRY_ASSIGN(const auto commit, peel_reference(repo.get(), prefix + std::string(ref)));
     if (commit) {

@@ -195,6 +195,10 @@ check_eq "$(field envlock.lock.json sources.megatron.commit)" "$(git_commit_id m
   "lock file:// URL: branch -> its commit"
 OLD_C=$(git_commit_id megatron release)
 git_advance megatron release
+lock --check
+check_eq "$(echo "$r_out" | grep '^drift')" \
+  "drift: sources.megatron.commit: release moved from $OLD_C to $(git_commit_id megatron release)" \
+  "check: a file:// repository is local, so the moved branch is found without --refresh"
 lock --check --refresh
 check_eq "$(echo "$r_out" | grep '^drift')" \
   "drift: sources.megatron.commit: release moved from $OLD_C to $(git_commit_id megatron release)" \

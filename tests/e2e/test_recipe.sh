@@ -187,9 +187,14 @@ check_contains "$bt_err" "envlock: error: build.recipe: docker/Dockerfile.ci.dev
 
 # ---- a remote source: the recipe is read from a local clone given with --megatron-repo
 reg_push base "$REG_PLAIN/nvidia/pytorch:26.06-py3"
-GIT_LOCATION=file://$PWD/megatron-lm write_manifest lts
+# (git daemon on loopback serves the repository by git://, as a remote host would)
+GIT_PORT=$(free_port)
+bg git daemon --listen=127.0.0.1 --port="$GIT_PORT" --base-path="$PWD" --export-all --reuseaddr "$PWD"
+git_up() { git ls-remote "git://127.0.0.1:$GIT_PORT/megatron-lm" >/dev/null 2>&1; }
+wait_until 100 git_up || fail "git daemon" "did not answer on port $GIT_PORT"
+GIT_LOCATION=git://127.0.0.1:$GIT_PORT/megatron-lm write_manifest lts
 run_cmd rm1 "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o remote.lock.json
-check_eq "$rm1_rc:$rm1_err" "2:envlock: error: sources.megatron: file://$PWD/megatron-lm is a remote repository; pass --megatron-repo DIR, a local clone that holds commit $COMMIT" \
+check_eq "$rm1_rc:$rm1_err" "2:envlock: error: sources.megatron: git://127.0.0.1:$GIT_PORT/megatron-lm is a remote repository; pass --megatron-repo DIR, a local clone that holds commit $COMMIT" \
   "remote source: lock needs --megatron-repo"
 run_cmd rm2 "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o remote.lock.json --megatron-repo megatron-lm
 check_eq "$rm2_rc" 0 "remote source: lock --megatron-repo: exit 0 ($rm2_err)"
@@ -200,4 +205,13 @@ check_eq "$rm3_rc" 2 "remote source: render without the clone: exit 2"
 run_cmd rm4 "$ENVLOCK" render --lock remote.lock.json --megatron-repo megatron-lm -o remote.Dockerfile
 check_eq "$rm4_rc" 0 "remote source: render --megatron-repo: exit 0 ($rm4_err)"
 check_contains "$(cat remote.Dockerfile)" "FROM $REG_PLAIN/nvidia/pytorch@$D_BASE AS main" "remote source: rendered and pinned"
+
+# ---- file:// is a repository on this machine, as git takes it: no clone needed
+GIT_LOCATION=file://$PWD/megatron-lm write_manifest lts
+run_cmd fl "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -o file.lock.json
+check_eq "$fl_rc" 0 "file:// source: locked without --megatron-repo ($fl_err)"
+check_eq "$(json file.lock.json '["recipe"]')" "$(json first.lock.json '["recipe"]')" \
+  "file:// source: the same recipe pins as from the path"
+run_cmd fr "$ENVLOCK" render --lock file.lock.json -o file.Dockerfile
+check_eq "$fr_rc" 0 "file:// source: render reads the recipe without a clone ($fr_err)"
 finish

@@ -38,7 +38,7 @@ TEST_SUITE("git") {
     CHECK(no_repo.error().message == "no git repository at elsewhere");
   }
 
-  TEST_CASE("a remote repository through ls-remote (file://)") {
+  TEST_CASE("file:// names a repository on this machine, read as a local one (as git does)") {
     const test::GitFixture f;
     const std::string url = "file://" + f.repo.string();
     const auto base = f.dir.path();
@@ -47,8 +47,8 @@ TEST_SUITE("git") {
     CHECK(git::resolve_commit(url, "release", base).value() == f.c2);
     CHECK(git::resolve_commit(url, "same", base).value() == f.c1);
     CHECK(git::resolve_commit(url, f.c3.substr(0, 8), base).value() == f.c3);
-    const std::string unchecked(40, 'b');
-    CHECK(git::resolve_commit(url, unchecked, base).value() == unchecked);
+    // Read locally, a commit the repository lacks is refused (a remote one is taken unchecked).
+    CHECK_FALSE(git::resolve_commit(url, std::string(40, 'b'), base).has_value());
     auto missing = git::resolve_commit(url, "core_v9", base);
     REQUIRE_FALSE(missing.has_value());
     CHECK(missing.error().code == ExitCode::usage);
@@ -63,16 +63,20 @@ TEST_SUITE("git") {
     CHECK(
         down.error().message.starts_with("cannot list the refs of http://127.0.0.1:1/repo.git: "));
     CHECK(down.error().message.find("secret") == std::string::npos);
-    auto gone =
-        git::resolve_commit("file://" + (f.dir.path() / "gone").string(), "v1", f.dir.path());
+    const std::string gone_url = "file://" + (f.dir.path() / "gone").string();
+    auto gone = git::resolve_commit(gone_url, "v1", f.dir.path());
     REQUIRE_FALSE(gone.has_value());
-    CHECK(gone.error().code == ExitCode::environment);
+    CHECK(gone.error().code == ExitCode::usage); // a local path that holds no repository
   }
 
   TEST_CASE("locations: URLs, scp-like and paths; redaction") {
     CHECK(git::classify_location("https://host.invalid/x.git") == git::LocationKind::remote_url);
     CHECK(git::classify_location("git@host.invalid:org/x.git") == git::LocationKind::remote_url);
     CHECK(git::classify_location("../megatron") == git::LocationKind::local_path);
+    CHECK(git::classify_location("file:///srv/megatron") == git::LocationKind::local_path);
+    CHECK(git::local_path_of("file:///srv/megatron") == "/srv/megatron");
+    CHECK(git::local_path_of("file://localhost/srv/megatron") == "/srv/megatron");
+    CHECK(git::local_path_of("../megatron") == "../megatron");
     CHECK(git::classify_location("vendor/a:b") == git::LocationKind::local_path);
     CHECK(git::redact_location("https://tok:pw@host.invalid/x.git") ==
           "https://host.invalid/x.git");
