@@ -1,11 +1,13 @@
 #include "util/process.hpp"
 
 #include "util/fd.hpp"
+#include "util/interrupt.hpp"
 
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -85,12 +87,87 @@ Result<Pipe> make_pipe() {
   return Pipe{Fd(fds[0]), Fd(fds[1])};
 }
 
+// The wait for a child: after a signal (util/interrupt.hpp) the child gets k_interrupt_grace to
+// end, then SIGKILL.
+class ChildWait {
+public:
+  ChildWait(pid_t pid, bool interruptible) : m_pid(pid), m_interruptible(interruptible) {}
+
+  // The poll timeout of the output loop: none, or short once interrupted.
+  int poll_timeout() { return watching() ? 100 : -1; }
+
+  // After a signal: whether the child has ended (reaped here), killing it past the grace time.
+  bool ended_after_interrupt() {
+    if (!watching()) {
+      return false;
+    }
+    if (!m_status) {
+      int status = 0;
+      const pid_t done = ::waitpid(m_pid, &status, WNOHANG);
+      if (done == m_pid) {
+        m_status = status;
+      } else {
+        kill_past_grace();
+      }
+    }
+    return m_status.has_value();
+  }
+
+  // The child's wait status, once it has ended.
+  Result<int> wait() {
+    while (!m_status) {
+      int status = 0;
+      const pid_t done = ::waitpid(m_pid, &status, watching() ? WNOHANG : 0);
+      if (done == m_pid) {
+        m_status = status;
+      } else if (done == 0) {
+        kill_past_grace();
+        const timespec pause{0, 50'000'000};
+        (void)::nanosleep(&pause, nullptr);
+      } else if (errno != EINTR) {
+        return env_error(std::string("waitpid: ") + std::strerror(errno));
+      }
+    }
+    return *m_status;
+  }
+
+private:
+  bool watching() {
+    if (!m_interruptible || !interrupted()) {
+      return false;
+    }
+    if (!m_noticed) {
+      m_noticed = true;
+      m_since = std::chrono::steady_clock::now();
+    }
+    return true;
+  }
+
+  void kill_past_grace() {
+    if (!m_killed && std::chrono::steady_clock::now() - m_since >= k_interrupt_grace) {
+      (void)::kill(m_pid, SIGKILL);
+      m_killed = true;
+    }
+  }
+
+  pid_t m_pid;
+  bool m_interruptible;
+  bool m_killed = false;
+  std::optional<int> m_status;
+  bool m_noticed = false;
+  std::chrono::steady_clock::time_point m_since{};
+};
+
 } // namespace
 
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                   const ProcessOptions& options) {
   if (argv.empty()) {
     return input_error("run_process: empty command");
+  }
+  const bool interruptible = !options.when_interrupted;
+  if (interruptible) {
+    ENVLOCK_TRY(interruption_check());
   }
   const auto exe = find_program(argv[0]);
   if (!exe) {
@@ -162,6 +239,11 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   out_pipe.write.reset();
   err_pipe.write.reset();
   in_pipe.read.reset();
+  std::optional<ForwardSignals> forward;
+  if (interruptible) {
+    forward.emplace(pid);
+  }
+  ChildWait child(pid, interruptible);
 
   ProcessResult result;
   std::string_view pending_in = options.stdin_data ? std::string_view(*options.stdin_data) : "";
@@ -185,11 +267,17 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
     if (in_end) {
       fds[n++] = {in_end.get(), POLLOUT, 0};
     }
-    if (::poll(fds, static_cast<nfds_t>(n), -1) < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
+    const int ready = ::poll(fds, static_cast<nfds_t>(n), child.poll_timeout());
+    if (ready < 0 && errno != EINTR) {
       break;
+    }
+    if (ready <= 0) {
+      // Interrupted: once the program has ended, what it left running (holding the pipes open)
+      // is not waited for.
+      if (child.ended_after_interrupt()) {
+        break;
+      }
+      continue;
     }
     for (int i = 0; i < n; ++i) {
       if (fds[i].revents == 0) {
@@ -220,11 +308,9 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
       }
     }
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      return env_error(std::string("waitpid: ") + std::strerror(errno));
-    }
+  ENVLOCK_TRY_ASSIGN(const int status, child.wait());
+  if (interruptible) {
+    ENVLOCK_TRY(interruption_check());
   }
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
