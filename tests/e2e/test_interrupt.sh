@@ -13,14 +13,14 @@ set -m
 
 # interrupt NAME SIGNAL READY CMD...: runs CMD in the background with TMPDIR=$WORK/tmp-NAME
 # (stdout and stderr in $WORK/NAME.out, .err), waits until the shell code READY succeeds (it sees
-# that folder as $T), sends SIGNAL and waits; sets RC to CMD's exit status.
+# that folder as $T, CMD's pid as $P), sends SIGNAL and waits; sets RC to CMD's exit status.
 interrupt() {
   local name=$1 signal=$2 ready=$3
   shift 3
   mkdir -p "$WORK/tmp-$name"
   TMPDIR="$WORK/tmp-$name" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
   PID=$!
-  if T="$WORK/tmp-$name" wait_until 1200 bash -c "$ready"; then
+  if T="$WORK/tmp-$name" P=$PID wait_until 1200 bash -c "$ready"; then
     kill -s "$signal" "$PID"
   else
     fail "$name: under way before the signal" "$(tail -3 "$WORK/$name.err")"
@@ -102,5 +102,20 @@ check_eq "$(grep -rlF -e "$PASSWORD" -e "$(printf 'builder:%s' "$PASSWORD" | bas
 check_file proj/r/build-result.log "build, SIGHUP during a RUN: the log is kept"
 check_contains "$(cat proj/r/build-result.log)" "running-42" "build, SIGHUP during a RUN: the log has the output so far"
 check_eq "$(left_in proj/r)" "build-result.log " "build, SIGHUP during a RUN: no result, no temporary log"
+
+# ---- lock: SIGTERM while a big training data file is hashed (a sparse one: quick to make)
+proj_make lk || skip "the project to lock could not be made (registry, umoci, skopeo)"
+proj_manifest lk '{cuda: "13.2"}' 'training: {data: data/big}'
+mkdir -p lk/data
+truncate -s 64G lk/data/big.bin
+printf 'MMIDIDX\0\0' >lk/data/big.idx
+echo '{"the previous": "lock"}' >lk/envlock.lock.json
+interrupt lock TERM 'ls -l /proc/$P/fd | grep -q "big.bin"' \
+  "$ENVLOCK" lock --insecure-registry "$REG_PLAIN" -f lk/envlock.yaml -o lk/envlock.lock.json
+check_eq "$RC" "$(code TERM)" "lock, SIGTERM while hashing: exit 143"
+check_contains "$(cat lock.err)" "envlock: error: interrupted by SIGTERM" "lock, SIGTERM while hashing: message"
+check_eq "$(left_in tmp-lock)" "" "lock, SIGTERM while hashing: nothing left in TMPDIR"
+check_eq "$(cat lk/envlock.lock.json)" '{"the previous": "lock"}' "lock, SIGTERM while hashing: the old lock is kept"
+check_eq "$(ls -A lk | grep -c '\.tmp\.')" 0 "lock, SIGTERM while hashing: no temporary file beside it"
 
 finish
