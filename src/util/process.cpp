@@ -101,25 +101,32 @@ public:
     if (!watching()) {
       return false;
     }
-    if (!m_status) {
+    if (!m_ended) {
       int status = 0;
       const pid_t done = ::waitpid(m_pid, &status, WNOHANG);
       if (done == m_pid) {
-        m_status = status;
+        ended(status);
       } else {
         kill_past_grace();
       }
     }
-    return m_status.has_value();
+    return m_ended;
+  }
+
+  // After a signal: whether the child ended and the grace time is over, so that output still
+  // coming from what it left running is not read any longer.
+  bool past_grace_after_end() {
+    return ended_after_interrupt() &&
+           std::chrono::steady_clock::now() - m_since >= k_interrupt_grace;
   }
 
   // The child's wait status, once it has ended.
   Result<int> wait() {
-    while (!m_status) {
+    while (!m_ended) {
       int status = 0;
       const pid_t done = ::waitpid(m_pid, &status, watching() ? WNOHANG : 0);
       if (done == m_pid) {
-        m_status = status;
+        ended(status);
       } else if (done == 0) {
         kill_past_grace();
         const timespec pause{0, 50'000'000};
@@ -128,10 +135,15 @@ public:
         return env_error(std::string("waitpid: ") + std::strerror(errno));
       }
     }
-    return *m_status;
+    return m_status;
   }
 
 private:
+  void ended(int status) {
+    m_status = status;
+    m_ended = true;
+  }
+
   bool watching() {
     if (!m_interruptible || !interrupted()) {
       return false;
@@ -153,7 +165,8 @@ private:
   pid_t m_pid;
   bool m_interruptible;
   bool m_killed = false;
-  std::optional<int> m_status;
+  bool m_ended = false;
+  int m_status = 0;
   bool m_noticed = false;
   std::chrono::steady_clock::time_point m_since{};
 };
@@ -255,7 +268,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   Fd& out_end = out_pipe.read;
   Fd& err_end = err_pipe.read;
   char buf[1 << 15];
-  while (out_end || err_end || in_end) {
+  while ((out_end || err_end || in_end) && !child.past_grace_after_end()) {
     pollfd fds[3];
     int n = 0;
     if (out_end) {
@@ -309,6 +322,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
     }
   }
   ENVLOCK_TRY_ASSIGN(const int status, child.wait());
+  forward.reset(); // the pid is reaped: it may be another process's soon
   if (interruptible) {
     ENVLOCK_TRY(interruption_check());
   }
