@@ -3,6 +3,7 @@
 #include "util/fd.hpp"
 #include "util/interrupt.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -87,14 +88,16 @@ Result<Pipe> make_pipe() {
   return Pipe{Fd(fds[0]), Fd(fds[1])};
 }
 
-// The wait for a child: after a signal (util/interrupt.hpp) the child gets k_interrupt_grace to
-// end, then SIGKILL.
+// The wait for a child: after a signal (util/interrupt.hpp) the child gets a grace time to end,
+// then SIGKILL.
 class ChildWait {
 public:
-  ChildWait(pid_t pid, bool interruptible) : m_pid(pid), m_interruptible(interruptible) {}
+  ChildWait(pid_t pid, bool interruptible, std::chrono::milliseconds grace)
+      : m_pid(pid), m_interruptible(interruptible), m_grace(grace) {}
 
-  // The poll timeout of the output loop: none, or short once interrupted.
-  int poll_timeout() { return watching() ? 100 : -1; }
+  // The poll timeout of the output loop: short once interrupted, and finite before, since the
+  // signal may be handled by another thread, which interrupts no poll here.
+  int poll_timeout() { return watching() ? 100 : 250; }
 
   // After a signal: whether the child has ended (reaped here), killing it past the grace time.
   bool ended_after_interrupt() {
@@ -116,21 +119,25 @@ public:
   // After a signal: whether the child ended and the grace time is over, so that output still
   // coming from what it left running is not read any longer.
   bool past_grace_after_end() {
-    return ended_after_interrupt() &&
-           std::chrono::steady_clock::now() - m_since >= k_interrupt_grace;
+    return ended_after_interrupt() && std::chrono::steady_clock::now() - m_since >= m_grace;
   }
 
-  // The child's wait status, once it has ended.
+  // The child's wait status, once it has ended. Polled (with pauses from 1 ms up to 100 ms)
+  // rather than blocking, for the same reason as poll_timeout().
   Result<int> wait() {
+    long pause_ms = 1;
     while (!m_ended) {
       int status = 0;
-      const pid_t done = ::waitpid(m_pid, &status, watching() ? WNOHANG : 0);
+      const pid_t done = ::waitpid(m_pid, &status, WNOHANG);
       if (done == m_pid) {
         ended(status);
       } else if (done == 0) {
-        kill_past_grace();
-        const timespec pause{0, 50'000'000};
+        if (watching()) {
+          kill_past_grace();
+        }
+        const timespec pause{0, pause_ms * 1'000'000};
         (void)::nanosleep(&pause, nullptr);
+        pause_ms = std::min(pause_ms * 2, 100L);
       } else if (errno != EINTR) {
         return env_error(std::string("waitpid: ") + std::strerror(errno));
       }
@@ -156,7 +163,7 @@ private:
   }
 
   void kill_past_grace() {
-    if (!m_killed && std::chrono::steady_clock::now() - m_since >= k_interrupt_grace) {
+    if (!m_killed && std::chrono::steady_clock::now() - m_since >= m_grace) {
       (void)::kill(m_pid, SIGKILL);
       m_killed = true;
     }
@@ -164,6 +171,7 @@ private:
 
   pid_t m_pid;
   bool m_interruptible;
+  std::chrono::milliseconds m_grace;
   bool m_killed = false;
   bool m_ended = false;
   int m_status = 0;
@@ -256,7 +264,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   if (interruptible) {
     forward.emplace(pid);
   }
-  ChildWait child(pid, interruptible);
+  ChildWait child(pid, interruptible, options.interrupt_grace);
 
   ProcessResult result;
   std::string_view pending_in = options.stdin_data ? std::string_view(*options.stdin_data) : "";

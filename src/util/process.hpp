@@ -17,6 +17,9 @@ namespace envlock::util {
 
 enum class Capture { both, none, stderr_only };
 
+// How long an interrupted program may take to clean up after the signal before SIGKILL.
+inline constexpr std::chrono::seconds k_interrupt_grace{10};
+
 struct ProcessOptions {
   std::optional<std::filesystem::path> cwd;
   // Variables set (or overridden) in the child's environment.
@@ -35,10 +38,9 @@ struct ProcessOptions {
   // After SIGINT, SIGTERM or SIGHUP (util/interrupt.hpp) run_process starts nothing and fails
   // with "interrupted by SIGNAL"; a clean-up command (scancel) sets this to run all the same.
   bool when_interrupted = false;
+  // How long the program may take to end after a signal passed on before SIGKILL.
+  std::chrono::milliseconds interrupt_grace = k_interrupt_grace;
 };
-
-// How long an interrupted program may take to clean up after the signal before SIGKILL.
-inline constexpr std::chrono::seconds k_interrupt_grace{10};
 
 struct ProcessResult {
   int exit_code = 0; // exit status, or 128 + signal number
@@ -49,7 +51,7 @@ struct ProcessResult {
 // Runs argv[0] (searched in PATH) with the given arguments and waits for it. Fails with an
 // environment error only when the program cannot be started ("PROGRAM: not found" and the like),
 // or when envlock is interrupted: the signal is passed on to the program, which gets
-// k_interrupt_grace to end before it is killed, and the call fails with "interrupted by
+// interrupt_grace to end before it is killed, and the call fails with "interrupted by
 // SIGNAL". A non-zero exit is a value in ProcessResult.
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                   const ProcessOptions& options = {});

@@ -94,6 +94,27 @@ TEST_CASE("util::interrupt: the signal is passed on to the running program") {
   CHECK(outcome->error().message == "interrupted by SIGTERM");
 }
 
+TEST_CASE("util::interrupt: a program that ignores the signal is killed after the grace time") {
+  const InterruptHandlersForTest handlers;
+  const auto dir = envlock::test::temp_dir();
+  const std::filesystem::path ready = dir.path() / "ready";
+  // It ignores SIGTERM and keeps a child of its own (holding the output pipes) running.
+  const std::string script =
+      "trap '' TERM; echo $$ > '" + ready.string() + "'; while :; do sleep 1; done";
+  envlock::util::ProcessOptions options;
+  options.interrupt_grace = std::chrono::milliseconds(200);
+  std::optional<envlock::Result<envlock::util::ProcessResult>> outcome;
+  std::thread runner([&] { outcome = envlock::util::run_process({"sh", "-c", script}, options); });
+  while (!std::filesystem::exists(ready)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(::kill(::getpid(), SIGTERM) == 0);
+  runner.join();
+  REQUIRE(outcome.has_value());
+  REQUIRE_FALSE(*outcome);
+  CHECK(outcome->error().message == "interrupted by SIGTERM");
+}
+
 TEST_CASE("util::signal_name") {
   CHECK(envlock::util::signal_name(SIGINT) == "SIGINT");
   CHECK(envlock::util::signal_name(SIGTERM) == "SIGTERM");
