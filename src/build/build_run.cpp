@@ -46,7 +46,14 @@ public:
     write("$ " + util::join(argv, " ") + "\n");
     util::ProcessOptions options = base;
     options.on_output = [this](std::string_view chunk) { write(chunk); };
-    ENVLOCK_TRY_ASSIGN(util::ProcessResult result, util::run_process(argv, options));
+    auto ran = util::run_process(argv, options);
+    if (!ran) {
+      // Interrupted (or the builder would not start): the log so far is kept.
+      ENVLOCK_TRY(commit());
+      return Error{ran.error().code,
+                   ran.error().message + "; the log is in " + m_file.path().string()};
+    }
+    util::ProcessResult result = std::move(*ran);
     if (result.exit_code != 0) {
       ENVLOCK_TRY(commit());
       return env_error(what + " failed (exit " + std::to_string(result.exit_code) +

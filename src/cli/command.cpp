@@ -4,6 +4,7 @@
 #include "cmdline/help.hpp"
 #include "cmdline/program.hpp"
 #include "cmdline/usage_error.hpp"
+#include "util/interrupt.hpp"
 
 #include <exception>
 #include <iostream>
@@ -99,20 +100,22 @@ int run_main(int argc, char** argv) {
     return 0;
   }
 
+  util::install_interrupt_handlers();
   try {
     for (const auto& command : nodes) {
       if (const Runner* runner = chosen_runner(command)) {
         Result<ExitCode> result = (*runner)();
+        std::cout << std::flush;
         if (!result) {
           std::cerr << "envlock: error: " << result.error().message << "\n";
-          return static_cast<int>(result.error().code);
+          return util::exit_after(static_cast<int>(result.error().code), true, "envlock");
         }
-        return static_cast<int>(*result);
+        return util::exit_after(static_cast<int>(*result), false, "envlock");
       }
     }
   } catch (const std::exception& e) {
     std::cerr << "envlock: internal error: " << e.what() << "\n";
-    return static_cast<int>(ExitCode::environment);
+    return util::exit_after(static_cast<int>(ExitCode::environment), true, "envlock");
   }
   return static_cast<int>(ExitCode::usage);
 }

@@ -1,7 +1,9 @@
 #include "fleet/job_wait.hpp"
 
+#include "util/interrupt.hpp"
+
 #include <chrono>
-#include <thread>
+#include <utility>
 
 namespace envlock::fleet {
 
@@ -9,6 +11,24 @@ Result<WaitOutcome> wait_for_job(const std::string& job_id,
                                  const std::function<std::size_t()>& count_done, std::size_t total,
                                  const Progress& on_progress, int poll_milliseconds,
                                  std::chrono::seconds pending_limit) {
+  // Interrupted (squeue and the sleep fail then): the job is envlock's, and does not go on
+  // running, or waiting for a node, without it.
+  class CancelWhenInterrupted {
+  public:
+    explicit CancelWhenInterrupted(std::string job) : m_job(std::move(job)) {}
+    CancelWhenInterrupted(const CancelWhenInterrupted&) = delete;
+    CancelWhenInterrupted& operator=(const CancelWhenInterrupted&) = delete;
+    CancelWhenInterrupted(CancelWhenInterrupted&&) = delete;
+    CancelWhenInterrupted& operator=(CancelWhenInterrupted&&) = delete;
+    ~CancelWhenInterrupted() {
+      if (util::interrupted()) {
+        cancel_job(m_job);
+      }
+    }
+
+  private:
+    std::string m_job;
+  } const cancel(job_id);
   std::size_t last = 0;
   if (on_progress) {
     on_progress(0, total);
@@ -29,7 +49,7 @@ Result<WaitOutcome> wait_for_job(const std::string& job_id,
       cancel_job(job_id);
       return WaitOutcome{state, true};
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(poll_milliseconds));
+    ENVLOCK_TRY(util::interruptible_sleep(std::chrono::milliseconds(poll_milliseconds)));
   }
 }
 

@@ -70,7 +70,9 @@ bool job_finished(const JobState& state) {
 }
 
 void cancel_job(const std::string& job_id) {
-  (void)util::run_process({"scancel", job_id});
+  util::ProcessOptions options;
+  options.when_interrupted = true; // cancelling is what an interrupted wait does
+  (void)util::run_process({"scancel", job_id}, options);
 }
 
 std::map<std::string, NodeState> parse_node_states(const std::string& text) {

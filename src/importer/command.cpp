@@ -8,6 +8,7 @@
 #include "importer/importer.hpp"
 #include "importer/log_query.hpp"
 #include "importer/user_notice.hpp"
+#include "util/interrupt.hpp"
 
 #include <exception>
 #include <iostream>
@@ -228,16 +229,18 @@ int importer_main(int argc, char** argv) {
   if (const auto exit_code = cmdline::parse(app, argc, argv)) {
     return *exit_code;
   }
+  util::install_interrupt_handlers();
   try {
     Result<ExitCode> result = runner();
+    std::cout << std::flush;
     if (!result) {
       std::cerr << "envlock: error: " << result.error().message << "\n";
-      return static_cast<int>(result.error().code);
+      return util::exit_after(static_cast<int>(result.error().code), true, "envlock-importer");
     }
-    return static_cast<int>(*result);
+    return util::exit_after(static_cast<int>(*result), false, "envlock-importer");
   } catch (const std::exception& e) {
     std::cerr << "envlock: internal error: " << e.what() << "\n";
-    return static_cast<int>(ExitCode::environment);
+    return util::exit_after(static_cast<int>(ExitCode::environment), true, "envlock-importer");
   }
 }
 

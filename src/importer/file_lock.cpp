@@ -1,12 +1,13 @@
 #include "importer/file_lock.hpp"
 
+#include "util/interrupt.hpp"
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fcntl.h>
 #include <string>
 #include <sys/file.h>
-#include <thread>
 #include <unistd.h>
 
 namespace envlock::importer {
@@ -63,7 +64,7 @@ Result<FileLock> FileLock::acquire(const std::filesystem::path& path, std::chron
                        " s" + (holder > 0 ? " by pid " + std::to_string(holder) : "") +
                        " (lock_timeout_seconds); giving up");
     }
-    std::this_thread::sleep_for(k_poll);
+    ENVLOCK_TRY(util::interruptible_sleep(k_poll));
   }
   write_pid(fd.get());
   return FileLock(std::move(fd));

@@ -7,6 +7,7 @@
 #include "importer/trusted_path.hpp"
 #include "util/fd.hpp"
 #include "util/fs.hpp"
+#include "util/interrupt.hpp"
 #include "util/json.hpp"
 #include "util/sha256.hpp"
 
@@ -16,7 +17,6 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 namespace envlock::importer {
@@ -86,7 +86,9 @@ void wait_for_fill(const fs::path& shared, const std::string& key, std::chrono::
     if (std::chrono::steady_clock::now() >= deadline) {
       return;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!util::interruptible_sleep(std::chrono::milliseconds(50))) {
+      return;
+    }
   }
   (void)::flock(fd.get(), LOCK_UN);
 }

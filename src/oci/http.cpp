@@ -2,6 +2,7 @@
 
 #include "oci/curl.hpp"
 #include "oci/registry.hpp"
+#include "util/interrupt.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -168,6 +169,10 @@ std::chrono::milliseconds wait_notice_after(const HttpRequest& request) {
 int on_progress(void* user, curl_off_t /*download_total*/, curl_off_t received,
                 curl_off_t /*upload_total*/, curl_off_t /*sent*/) {
   auto& transfer = *static_cast<Transfer*>(user);
+  if (util::interrupted()) {
+    transfer.stop = util::interrupted_error();
+    return 1; // aborts the transfer (CURLE_ABORTED_BY_CALLBACK)
+  }
   const auto now = Clock::now();
   transfer.seen = phase_of(transfer, transfer.response.url);
   if (received != transfer.last_received) {

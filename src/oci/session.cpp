@@ -4,13 +4,13 @@
 #include "oci/challenge.hpp"
 #include "oci/curl.hpp"
 #include "oci/known_secrets.hpp"
+#include "util/interrupt.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 namespace envlock::oci {
 
@@ -255,7 +255,7 @@ Result<HttpResponse> Session::send(HttpRequest request, const std::optional<Auth
     const auto wait = delay.value_or(backoff_delay(m_options, attempt));
     notice(what + ": " + failure + "; attempt " + std::to_string(attempt + 1) + " of " +
            std::to_string(max_attempts) + " after " + seconds_text(wait));
-    std::this_thread::sleep_for(wait);
+    ENVLOCK_TRY(util::interruptible_sleep(wait));
   }
 }
 

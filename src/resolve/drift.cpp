@@ -4,6 +4,7 @@
 #include "git/ref.hpp"
 #include "resolve/drift_recipe.hpp"
 #include "resolve/drift_uv.hpp"
+#include "util/interrupt.hpp"
 #include "util/sha256.hpp"
 
 #include <set>
@@ -117,6 +118,9 @@ void training_drift(const manifest::Manifest& manifest, const lock::Lock& lock,
     };
     const std::string locked = file->sha256 + " (" + std::to_string(file->size) + " bytes)";
     auto now = util::sha256_file(manifest.dir / file->path, shown);
+    if (!now && util::interrupted()) {
+      return; // not drift: envlock dies of the signal once the check unwinds
+    }
     if (!now) {
       const std::string& message = now.error().message;
       out.push_back("drift: " + field + " " + file->path + ": cannot read (" +

@@ -1,5 +1,6 @@
 #include "resolve/resolve.hpp"
 
+#include "util/interrupt.hpp"
 #include "util/sha256.hpp"
 
 namespace envlock::resolve {
@@ -16,6 +17,9 @@ Status hash_training_files(const manifest::Manifest& manifest, lock::Training& t
     const auto size = std::filesystem::file_size(manifest.dir / file.path, ec);
     file.size = ec ? 0 : static_cast<std::int64_t>(size);
     auto digest = util::sha256_file(manifest.dir / file.path, shown);
+    if (!digest && util::interrupted()) {
+      return std::move(digest).error();
+    }
     if (!digest) {
       const std::string& message = digest.error().message;
       const std::string reason = message.substr(message.rfind(": ") + 2);

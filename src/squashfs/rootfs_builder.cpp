@@ -3,6 +3,7 @@
 #include "squashfs/archive_reader.hpp"
 #include "squashfs/entry_path.hpp"
 #include "squashfs/hashing_stream.hpp"
+#include "util/interrupt.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -48,6 +49,7 @@ Status RootfsBuilder::apply_layer(const std::filesystem::path& blob, const std::
     return input_error("layer " + digest + ": " + attached.error().message);
   }
   for (;;) {
+    ENVLOCK_TRY(util::interruption_check());
     struct archive_entry* entry = nullptr;
     const int rc = archive_read_next_header(reader.get(), &entry);
     if (rc == ARCHIVE_EOF) {

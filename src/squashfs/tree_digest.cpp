@@ -2,6 +2,7 @@
 
 #include "squashfs/dir_fd.hpp"
 #include "util/dir.hpp"
+#include "util/interrupt.hpp"
 #include "util/sha256.hpp"
 
 #include <array>
@@ -88,6 +89,7 @@ Result<TreeNode> node_at(int dir, const std::string& name, const std::string& sh
 }
 
 Status walk(int dir, const std::string& prefix, Tree& tree) {
+  ENVLOCK_TRY(util::interruption_check());
   ENVLOCK_TRY_ASSIGN(const std::vector<std::string> names,
                      util::names_in_folder(dir, prefix.empty() ? "." : prefix, ExitCode::usage));
   for (const auto& name : names) {

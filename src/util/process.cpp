@@ -1,11 +1,14 @@
 #include "util/process.hpp"
 
 #include "util/fd.hpp"
+#include "util/interrupt.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -85,12 +88,107 @@ Result<Pipe> make_pipe() {
   return Pipe{Fd(fds[0]), Fd(fds[1])};
 }
 
+// The wait for a child: after a signal (util/interrupt.hpp) the child gets a grace time to end,
+// then SIGKILL.
+class ChildWait {
+public:
+  ChildWait(pid_t pid, bool interruptible, std::chrono::milliseconds grace)
+      : m_pid(pid), m_interruptible(interruptible), m_grace(grace) {}
+
+  // The poll timeout of the output loop: short once interrupted, and finite before, since the
+  // signal may be handled by another thread, which interrupts no poll here.
+  int poll_timeout() { return watching() ? 100 : 250; }
+
+  // After a signal: whether the child has ended (reaped here), killing it past the grace time.
+  bool ended_after_interrupt() {
+    if (!watching()) {
+      return false;
+    }
+    if (!m_ended) {
+      int status = 0;
+      const pid_t done = ::waitpid(m_pid, &status, WNOHANG);
+      if (done == m_pid) {
+        ended(status);
+      } else {
+        kill_past_grace();
+      }
+    }
+    return m_ended;
+  }
+
+  // After a signal: whether the child ended and the grace time is over, so that output still
+  // coming from what it left running is not read any longer.
+  bool past_grace_after_end() {
+    return ended_after_interrupt() && std::chrono::steady_clock::now() - m_since >= m_grace;
+  }
+
+  // The child's wait status, once it has ended. Polled (with pauses from 1 ms up to 100 ms)
+  // rather than blocking, for the same reason as poll_timeout().
+  Result<int> wait() {
+    long pause_ms = 1;
+    while (!m_ended) {
+      int status = 0;
+      const pid_t done = ::waitpid(m_pid, &status, WNOHANG);
+      if (done == m_pid) {
+        ended(status);
+      } else if (done == 0) {
+        if (watching()) {
+          kill_past_grace();
+        }
+        const timespec pause{0, pause_ms * 1'000'000};
+        (void)::nanosleep(&pause, nullptr);
+        pause_ms = std::min(pause_ms * 2, 100L);
+      } else if (errno != EINTR) {
+        return env_error(std::string("waitpid: ") + std::strerror(errno));
+      }
+    }
+    return m_status;
+  }
+
+private:
+  void ended(int status) {
+    m_status = status;
+    m_ended = true;
+  }
+
+  bool watching() {
+    if (!m_interruptible || !interrupted()) {
+      return false;
+    }
+    if (!m_noticed) {
+      m_noticed = true;
+      m_since = std::chrono::steady_clock::now();
+    }
+    return true;
+  }
+
+  void kill_past_grace() {
+    if (!m_killed && std::chrono::steady_clock::now() - m_since >= m_grace) {
+      (void)::kill(m_pid, SIGKILL);
+      m_killed = true;
+    }
+  }
+
+  pid_t m_pid;
+  bool m_interruptible;
+  std::chrono::milliseconds m_grace;
+  bool m_killed = false;
+  bool m_ended = false;
+  int m_status = 0;
+  bool m_noticed = false;
+  std::chrono::steady_clock::time_point m_since{};
+};
+
 } // namespace
 
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                   const ProcessOptions& options) {
   if (argv.empty()) {
     return input_error("run_process: empty command");
+  }
+  const bool interruptible = !options.when_interrupted;
+  if (interruptible) {
+    ENVLOCK_TRY(interruption_check());
   }
   const auto exe = find_program(argv[0]);
   if (!exe) {
@@ -162,6 +260,11 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   out_pipe.write.reset();
   err_pipe.write.reset();
   in_pipe.read.reset();
+  std::optional<ForwardSignals> forward;
+  if (interruptible) {
+    forward.emplace(pid);
+  }
+  ChildWait child(pid, interruptible, options.interrupt_grace);
 
   ProcessResult result;
   std::string_view pending_in = options.stdin_data ? std::string_view(*options.stdin_data) : "";
@@ -173,7 +276,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
   Fd& out_end = out_pipe.read;
   Fd& err_end = err_pipe.read;
   char buf[1 << 15];
-  while (out_end || err_end || in_end) {
+  while ((out_end || err_end || in_end) && !child.past_grace_after_end()) {
     pollfd fds[3];
     int n = 0;
     if (out_end) {
@@ -185,11 +288,17 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
     if (in_end) {
       fds[n++] = {in_end.get(), POLLOUT, 0};
     }
-    if (::poll(fds, static_cast<nfds_t>(n), -1) < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
+    const int ready = ::poll(fds, static_cast<nfds_t>(n), child.poll_timeout());
+    if (ready < 0 && errno != EINTR) {
       break;
+    }
+    if (ready <= 0) {
+      // Interrupted: once the program has ended, what it left running (holding the pipes open)
+      // is not waited for.
+      if (child.ended_after_interrupt()) {
+        break;
+      }
+      continue;
     }
     for (int i = 0; i < n; ++i) {
       if (fds[i].revents == 0) {
@@ -220,11 +329,10 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
       }
     }
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      return env_error(std::string("waitpid: ") + std::strerror(errno));
-    }
+  ENVLOCK_TRY_ASSIGN(const int status, child.wait());
+  forward.reset(); // the pid is reaped: it may be another process's soon
+  if (interruptible) {
+    ENVLOCK_TRY(interruption_check());
   }
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);

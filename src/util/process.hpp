@@ -4,6 +4,7 @@
 
 #include "util/result.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -15,6 +16,9 @@
 namespace envlock::util {
 
 enum class Capture { both, none, stderr_only };
+
+// How long an interrupted program may take to clean up after the signal before SIGKILL.
+inline constexpr std::chrono::seconds k_interrupt_grace{10};
 
 struct ProcessOptions {
   std::optional<std::filesystem::path> cwd;
@@ -31,6 +35,11 @@ struct ProcessOptions {
   // The child is killed (SIGKILL) when this process dies, even by SIGKILL, so that no work of a
   // dead parent goes on behind its back.
   bool die_with_parent = false;
+  // After SIGINT, SIGTERM or SIGHUP (util/interrupt.hpp) run_process starts nothing and fails
+  // with "interrupted by SIGNAL"; a clean-up command (scancel) sets this to run all the same.
+  bool when_interrupted = false;
+  // How long the program may take to end after a signal passed on before SIGKILL.
+  std::chrono::milliseconds interrupt_grace = k_interrupt_grace;
 };
 
 struct ProcessResult {
@@ -40,8 +49,10 @@ struct ProcessResult {
 };
 
 // Runs argv[0] (searched in PATH) with the given arguments and waits for it. Fails with an
-// environment error only when the program cannot be started ("PROGRAM: not found" and the like);
-// a non-zero exit is a value in ProcessResult.
+// environment error only when the program cannot be started ("PROGRAM: not found" and the like),
+// or when envlock is interrupted: the signal is passed on to the program, which gets
+// interrupt_grace to end before it is killed, and the call fails with "interrupted by
+// SIGNAL". A non-zero exit is a value in ProcessResult.
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                   const ProcessOptions& options = {});
 

@@ -2,6 +2,7 @@
 
 #include "util/fd.hpp"
 #include "util/fs.hpp"
+#include "util/interrupt.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -39,6 +40,7 @@ Result<Sha256Bytes> sha256_fd(int fd, const std::string& error_prefix,
   std::vector<char> buf(std::size_t{1} << 20);
   std::uint64_t hashed = 0;
   for (;;) {
+    ENVLOCK_TRY(interruption_check());
     const ssize_t n = ::read(fd, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) {
       continue;

@@ -4,6 +4,7 @@
 #include "cmdline/output.hpp"
 #include "cmdline/program.hpp"
 #include "util/fs.hpp"
+#include "util/interrupt.hpp"
 #include "util/strings.hpp"
 #include "verify/report/report.hpp"
 #include "verify/resume/options.hpp"
@@ -154,7 +155,10 @@ int verify_main(int argc, char** argv) {
   if (const auto exit_code = cmdline::parse(app, argc, argv)) {
     return *exit_code;
   }
-  return run_verify(options);
+  util::install_interrupt_handlers();
+  const int code = run_verify(options);
+  std::cout << std::flush;
+  return util::exit_after(code, false, "envlock-verify");
 }
 
 } // namespace envlock::verify

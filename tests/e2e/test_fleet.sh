@@ -206,6 +206,29 @@ check_eq "$w_rc" 1 "a job pending past --wait-timeout: exit 1"
 job=$(jq_py waited/fleet-report.json 'd["run"]["job_id"]')
 check_contains "$w_out" "SKIP  node1  not verified: job $job pending for more than 2 s (Resources); cancelled" "the node is reported with the pending reason"
 check_eq "$(scontrol show job -o "$job" | grep -o 'JobState=[A-Z]*')" "JobState=CANCELLED" "the pending job was cancelled"
+
+# ---- SIGINT while fleet verify waits for its pending job: the job is cancelled, exit 130
+mkdir -p "$WORK/tmp-fleet"
+set -m # job control: a background job of a script would ignore SIGINT
+TMPDIR="$WORK/tmp-fleet" "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes node1 \
+  --no-container --verifier "$ENVLOCK_VERIFY" --results interrupted >"$WORK/fi.out" 2>"$WORK/fi.err" &
+fpid=$!
+set +m
+pending_job() { squeue -h -t PD -o %i | grep -vx "$blocker" | grep -q .; }
+if wait_until 300 pending_job; then
+  job=$(squeue -h -t PD -o %i | grep -vx "$blocker" | head -1)
+  kill -INT "$fpid"
+  wait "$fpid"
+  check_eq "$?" 130 "fleet verify, SIGINT while waiting: exit 130"
+  check_contains "$(cat "$WORK/fi.err")" "envlock: error: interrupted by SIGINT" "fleet verify, SIGINT while waiting: message"
+  check_eq "$(scontrol show job -o "$job" | grep -o 'JobState=[A-Z]*')" "JobState=CANCELLED" \
+    "fleet verify, SIGINT while waiting: its job is cancelled"
+  check_eq "$(ls -A "$WORK/tmp-fleet" | wc -l)" 0 "fleet verify, SIGINT while waiting: nothing left in TMPDIR"
+else
+  kill -9 "$fpid"
+  wait "$fpid"
+  fail "fleet verify, SIGINT while waiting" "no pending job appeared: $(tail -3 "$WORK/fi.err")"
+fi
 scancel "$blocker"
 
 # ---- usage errors

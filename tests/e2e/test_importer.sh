@@ -183,6 +183,41 @@ check_eq "$k_rc:$k_out" "0:$SQSH" "a get after the SIGKILL succeeds"
 check_eq "$(sha256sum <"$SQSH" | cut -c1-64)" "$REF_SHA" "and its file is right"
 check_eq "$(ls "$CACHE/tmp" | wc -l)" 0 "the dead import's folder is gone"
 
+# ---- SIGTERM in the middle of an import (a Slurm time limit): it cleans up after itself. A
+# mksquashfs first in PATH starts its output and waits, so that the signal lands mid-import.
+rm -rf "$CACHE"
+mkdir -p "$WORK/fakebin"
+cat >"$WORK/fakebin/mksquashfs" <<SH
+#!/bin/sh
+case "\$1" in -version) exec "$(command -v mksquashfs)" "\$@" ;; esac
+echo partial >"\$2"
+echo \$\$ >"$WORK/mksquashfs.running"
+exec sleep 600
+SH
+chmod +x "$WORK/fakebin/mksquashfs"
+# As pyxis() runs it, but started directly, so that the signal goes to the importer itself.
+env -i PATH="$WORK/fakebin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+  TMPDIR="$TMPDIR" SLURM_JOB_ID=303 SLURM_STEP_ID=0 \
+  SLURM_JOB_UID="$(id -u)" SLURM_JOB_GID="$(id -g)" PYXIS_RUNTIME_PATH=/run/pyxis \
+  PYXIS_VERSION=0.24.0 "$IMPORTER" get "$URI" </dev/null >"$WORK/t.out" 2>"$WORK/t.err" &
+kpid=$!
+if wait_until 300 test -e "$WORK/mksquashfs.running"; then
+  kill -TERM "$kpid"
+  wait "$kpid"
+  check_eq "$?" 143 "the import was interrupted (SIGTERM): exit 143"
+  check_contains "$(cat "$WORK/t.err")" "interrupted by SIGTERM" "SIGTERM mid-import: message"
+  check_eq "$(ls "$CACHE/images" | wc -l)" 0 "SIGTERM mid-import: nothing was published"
+  check_eq "$(ls -A "$CACHE/tmp" | wc -l)" 0 "SIGTERM mid-import: its import folder is removed"
+  check_eq "$(ls -A "$TMPDIR" | grep -c '^envlock-')" 0 "SIGTERM mid-import: nothing left in TMPDIR"
+  kill -0 "$(cat "$WORK/mksquashfs.running")" 2>/dev/null &&
+    fail "SIGTERM mid-import: mksquashfs ended" "still running" || ok "SIGTERM mid-import: mksquashfs ended"
+else
+  kill -9 "$kpid"
+  wait "$kpid"
+  fail "SIGTERM mid-import" "mksquashfs did not start: $(tail -3 "$WORK/t.err")"
+fi
+rm -rf "$WORK/fakebin"
+
 # ---- images no lock pins: refused with the policy named, or let through with warn
 run_cmd u pyxis 401 get "docker://$IMG_REGISTRY#test/unpinned:v1"
 check_eq "$u_rc:$u_out" "1:" "an unpinned image is refused (exit 1)"
