@@ -22,7 +22,7 @@ path component of the repository chooses the behaviour, counted per request path
     tokenfail/...     needs a Bearer token, and the token endpoint answers 500
     endless404/...    manifests answer 404 with a body that never ends
     endless401/...    manifests answer 401 (a Basic challenge) with a body that never ends
-    trickle/...       manifests come at one byte a second (Content-Length right)
+    trickle/...       manifests come at four bytes a second (Content-Length right)
     stranger/...      needs a Bearer token; blobs answer 307 to --peer /stranger/<digest>, where
                       the peer asks for a Bearer token of its own realm (its /token?stranger=1,
                       which issues STRANGER_TOKEN)
@@ -159,7 +159,8 @@ def main():
                 pass
 
         def trickle(self, body, headers=()):
-            """Sends `body` at one byte a second."""
+            """Sends `body` at four bytes a second: each gap (0.25 s) well under the
+            1 s idle timeout the tests use, so only the request deadline can end it."""
             self.send_response(200)
             for k, v in headers:
                 self.send_header(k, v)
@@ -169,7 +170,7 @@ def main():
                 for i in range(len(body)):
                     self.wfile.write(body[i:i + 1])
                     self.wfile.flush()
-                    time.sleep(1)
+                    time.sleep(0.25)
             except OSError:
                 self.close_connection = True
 

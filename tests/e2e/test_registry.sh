@@ -192,7 +192,7 @@ check_contains "$r_err" "/token?tokenfail=1&service=fault&scope=repository%3Atok
   "failing token endpoint: message"
 ALL_OUT+="$r_out$r_err"
 
-# --- hostile registries: a body without end, a byte a second, a silent TLS port. Each run is
+# --- hostile registries: a body without end, four bytes a second, a silent TLS port. Each run is
 # bounded by `timeout` (a hang fails the check instead of the suite hanging).
 run_cmd r timeout 60 "$ENVLOCK" resolve "${F[@]}" "$REG_FAULT/endless404/app:v1"
 check_eq "$r_rc:$r_err" "2:envlock: error: GET http://$REG_FAULT/v2/endless404/app/manifests/v1: HTTP 404 (not found); GET http://$REG_FAULT/v2/endless404/app/tags/list: HTTP 404 (name unknown)" \
@@ -202,9 +202,9 @@ check_eq "$r_rc:$r_err" "3:envlock: error: $REG_FAULT requires a login and no cr
   "a 401 whose body never ends: the challenge is answered"
 run_cmd r timeout 60 "$ENVLOCK" resolve "${F[@]}" --registry-deadline 3 "$REG_FAULT/trickle/app:v1"
 check_eq "$r_rc:$r_err" "3:envlock: error: GET http://$REG_FAULT/v2/trickle/app/manifests/v1: not complete after 3 s (--registry-deadline)" \
-  "a manifest at a byte a second: the request deadline, not retried"
+  "a manifest at four bytes a second: the request deadline, not retried"
 check_eq "$(grep -c ' /v2/trickle/app/manifests/v1 ' "$WORK/reg/fault.log")" 1 \
-  "a manifest at a byte a second: asked once"
+  "a manifest at four bytes a second: asked once"
 # An open connection that never answers, not even the TLS handshake: a stall well before the
 # deadline. On a terminal envlock says what it waits for and each retry; elsewhere only the error.
 SILENT=$(free_port)
