@@ -11,6 +11,7 @@
 #include "verify/probes/python_env.hpp"
 #include "verify/report/report.hpp"
 #include "verify/resume/checkpoint_load.hpp"
+#include "verify/resume/options.hpp"
 #include "verify/resume/resume_check.hpp"
 #include "verify/run_context.hpp"
 
@@ -37,6 +38,11 @@ bool wanted(const VerifyOptions& options, std::string_view group) {
          std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
 }
 
+// Whether --check names `group` (the checks that run only when named).
+bool named(const VerifyOptions& options, std::string_view group) {
+  return std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
+}
+
 Status check_options(const VerifyOptions& options) {
   for (const auto& group : options.checks) {
     const auto& groups = check_groups();
@@ -54,7 +60,12 @@ Status check_options(const VerifyOptions& options) {
       return input_error("--root " + options.root.string() + ": not a folder");
     }
   }
-  return {};
+  const bool resume = named(options, "resume");
+  const bool load = named(options, "checkpoint-load");
+  return check_training_options(options, resume && load ? TrainingChecks::both
+                                         : resume       ? TrainingChecks::resume
+                                         : load         ? TrainingChecks::checkpoint_load
+                                                        : TrainingChecks::none);
 }
 
 // The lock: --lock FILE as given, else the default path (inside the root offline, resolved as
@@ -220,22 +231,13 @@ Result<Report> run_verification(const VerifyOptions& options) {
       checks.push_back(result);
     }
   }
-  // The resume check trains for minutes: it runs only when --check names it.
-  if (std::find(options.checks.begin(), options.checks.end(), "resume") != options.checks.end()) {
-    ENVLOCK_TRY_ASSIGN(auto resume, run_resume_check(context));
-    for (auto& check : resume) {
-      check.group = "resume";
-      checks.push_back(std::move(check));
-    }
+  // The resume and checkpoint-load checks train for minutes: they run only when --check names
+  // them. Like every probe, one that cannot run is a failed check with the reason.
+  if (named(options, "resume")) {
+    run_probe(checks, "resume", [&] { return run_resume_check(context); });
   }
-  // So does the checkpoint-load check.
-  if (std::find(options.checks.begin(), options.checks.end(), "checkpoint-load") !=
-      options.checks.end()) {
-    ENVLOCK_TRY_ASSIGN(auto loaded, run_checkpoint_load_check(context));
-    for (auto& check : loaded) {
-      check.group = "checkpoint-load";
-      checks.push_back(std::move(check));
-    }
+  if (named(options, "checkpoint-load")) {
+    run_probe(checks, "checkpoint-load", [&] { return run_checkpoint_load_check(context); });
   }
   for (const auto& check : checks) {
     if (check.id == "gpu.count" && check.details.contains("uuids") &&
