@@ -59,7 +59,7 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
   if (!options.quiet) {
     request.on_log = [](std::string_view text) { std::cerr << text << std::flush; };
   }
-  ENVLOCK_TRY_ASSIGN(const build::BuildResult result, build::run_build(request));
+  ENVLOCK_TRY_ASSIGN(const formats::BuildResult result, build::run_build(request));
   std::cout << "built " << result.repository << ":" << result.tag << "\n"
             << "  " << (result.pushed ? "pushed " : "image id ") << result.repository << "@"
             << result.digest << "\n"
