@@ -1,12 +1,12 @@
 // `envlock rollback check`: can the previous environment still be retrieved (its image digests in
 // the registry, its .sqsh on disk)? docs/manual/rollback.md.
-#include "build/build_result.hpp"
 #include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "rollback/check.hpp"
+#include "util/clock.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 
@@ -42,7 +42,7 @@ Result<ExitCode> run_rollback_check(const RollbackArgs& args) {
   };
   ENVLOCK_TRY_ASSIGN(rollback::Report report, rollback::check_rollback(args.inputs, probe));
   report.tool_version = ENVLOCK_VERSION;
-  report.checked_at = build::rfc3339_utc(std::chrono::system_clock::now());
+  report.checked_at = util::rfc3339_utc(std::chrono::system_clock::now());
   report.hostname = host_name();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string format = !args.format.empty() ? args.format
