@@ -11,26 +11,15 @@ namespace envlock::fleet {
 
 namespace {
 
-std::string text_of(const nlohmann::json& check, const char* key) {
-  const auto it = check.find(key);
-  return it != check.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The checks of a node: the verifier's, then the host checks of `envlock node --check`.
-std::vector<const nlohmann::json*> checks_of(const NodeInput& node) {
-  std::vector<const nlohmann::json*> out;
-  for (const nlohmann::json* source : {&node.report, &node.host}) {
-    if (!source->is_object()) {
-      continue;
-    }
-    const auto checks = source->find("checks");
-    if (checks == source->end() || !checks->is_array()) {
-      continue;
-    }
-    for (const auto& check : *checks) {
-      if (check.is_object() && check.contains("id") && check["id"].is_string()) {
-        out.push_back(&check);
-      }
+std::vector<const formats::CheckResult*> checks_of(const NodeInput& node) {
+  std::vector<const formats::CheckResult*> out;
+  for (const auto& check : node.report.checks) {
+    out.push_back(&check);
+  }
+  if (node.host && node.host->checks) {
+    for (const auto& check : *node.host->checks) {
+      out.push_back(&check);
     }
   }
   return out;
@@ -45,18 +34,18 @@ struct ChainCell {
 };
 
 ChainCell chain_cell(const NodeInput& node, const AggregateOptions& options) {
-  const auto text = [&](const char* key) { return text_of(node.report, key); };
+  const formats::Report& report = node.report;
   const bool sqsh = options.image.ends_with(".sqsh");
   struct Link {
     const char* what;
     std::string expected;
     std::string found;
   };
-  const std::string sqsh_sha = text("sqsh_sha256");
+  const std::string sqsh_sha = report.sqsh_sha256.value_or("");
   const std::vector<Link> links = {
-      {"lock_sha256", options.lock_sha256, text("lock_sha256")},
+      {"lock_sha256", options.lock_sha256, report.lock_sha256},
       sqsh ? Link{"sqsh_sha256", options.image_digest, sqsh_sha.empty() ? "" : "sha256:" + sqsh_sha}
-           : Link{"image_digest", options.image_digest, text("image_digest")}};
+           : Link{"image_digest", options.image_digest, report.image_digest.value_or("")}};
   bool compared = false;
   for (const auto& link : links) {
     if (link.expected.empty() || link.found.empty()) {
@@ -88,17 +77,15 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
   }
   auto& row = report.matrix[node.node];
   bool failed = false;
-  for (const nlohmann::json* check : checks_of(node)) {
-    const std::string id = (*check)["id"];
-    const std::string outcome = text_of(*check, "outcome");
-    row[id] = outcome;
-    if (seen.insert(id).second) {
-      report.checks.push_back(id);
+  for (const formats::CheckResult* check : checks_of(node)) {
+    row[check->id] = to_string(check->outcome);
+    if (seen.insert(check->id).second) {
+      report.checks.push_back(check->id);
     }
-    if (outcome == "fail") {
+    if (check->outcome == formats::Outcome::fail) {
       failed = true;
-      report.failures.push_back({node.node, id, text_of(*check, "expected"),
-                                 text_of(*check, "found"), text_of(*check, "reason")});
+      report.failures.push_back(
+          {node.node, check->id, check->expected, check->found, check->reason});
     }
   }
   ChainCell chain = chain_cell(node, options);
@@ -117,31 +104,6 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
 }
 
 } // namespace
-
-const char* to_string(NodeOutcome outcome) {
-  switch (outcome) {
-  case NodeOutcome::pass:
-    return "pass";
-  case NodeOutcome::fail:
-    return "fail";
-  case NodeOutcome::missing:
-    return "missing";
-  case NodeOutcome::not_verified:
-    return "not_verified";
-  }
-  return "missing";
-}
-
-std::vector<std::string> FleetReport::nodes_with(NodeOutcome outcome) const {
-  std::vector<std::string> out;
-  for (const auto& node : nodes) {
-    const auto it = node_outcomes.find(node);
-    if (it != node_outcomes.end() && it->second == outcome) {
-      out.push_back(node);
-    }
-  }
-  return out;
-}
 
 FleetReport aggregate(std::vector<NodeInput> nodes, const AggregateOptions& options) {
   std::sort(nodes.begin(), nodes.end(),
