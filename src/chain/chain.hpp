@@ -5,10 +5,11 @@
 // and names the first broken one of each record (docs/manual/chain.md).
 #pragma once
 
+#include "formats/report.hpp"
+#include "formats/squashfs_result.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,14 +48,21 @@ struct LinkCheck {
   std::optional<NodeOutcome> node;
 };
 
-// A squashfs-result.json against the signed links: the image it squashed and its .sqsh.
-LinkCheck check_squashfs_result(const SignedLinks& signed_links, const nlohmann::json& result,
-                                const std::string& record);
+// A squashfs result against the signed links: the image it squashed and its .sqsh.
+LinkCheck check_squashfs_result(const SignedLinks& signed_links,
+                                const formats::SquashfsResult& result, const std::string& record);
 
 // A verification report against the signed links (and, when the provenance signs no .sqsh, the
 // squashfs result's .sqsh sha256 in `sqsh_sha256`).
-LinkCheck check_report(const SignedLinks& signed_links, const nlohmann::json& report,
+LinkCheck check_report(const SignedLinks& signed_links, const formats::Report& report,
                        const std::string& record, const std::optional<std::string>& sqsh_sha256);
+
+// The report at `path` against the signed links; a JSON file that does not read as a verification
+// report (formats::from_json<Report>) is a broken link with the reader's words, named by file
+// name. Fails (exit 2) when the file cannot be read or is not JSON.
+Result<LinkCheck> check_report_file(const SignedLinks& signed_links,
+                                    const std::filesystem::path& path,
+                                    const std::optional<std::string>& sqsh_sha256);
 
 // One line for the check: "RECORD: ok: LINKS" for a squashfs result, "RECORD: links hold: LINKS;
 // node passed|failed (COUNTS)" for a report, or the broken link (with the node's outcome).

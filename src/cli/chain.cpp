@@ -4,6 +4,8 @@
 #include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "formats/report.hpp"
+#include "formats/squashfs_result.hpp"
 #include "util/json.hpp"
 
 #include <iostream>
@@ -64,26 +66,25 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
   std::vector<chain::LinkCheck> checks;
   std::optional<std::string> squashed;
   if (!args.squashfs_result.empty()) {
-    ENVLOCK_TRY_ASSIGN(const nlohmann::json result, util::read_json_file(args.squashfs_result));
+    ENVLOCK_TRY_ASSIGN(const formats::SquashfsResult result,
+                       formats::read_squashfs_result(args.squashfs_result));
     const std::string name = fs::path(args.squashfs_result).filename().string();
     checks.push_back(chain::check_squashfs_result(signed_links, result, name));
-    if (result.contains("sqsh") && result["sqsh"].is_object() &&
-        result["sqsh"].value("sha256", "") != "") {
-      squashed = result["sqsh"]["sha256"].get<std::string>();
-    }
+    squashed = result.sha256;
   }
   std::vector<fs::path> reports(args.reports.begin(), args.reports.end());
   if (!args.results.empty()) {
     const auto found = chain::reports_in(args.results);
     if (found.empty()) {
       return input_error("--results " + args.results + ": no verification report (*.json, " +
-                         "nodes/*.json with schema envlock.report/v1)");
+                         "nodes/*.json with schema " + formats::k_report_schema + ")");
     }
     reports.insert(reports.end(), found.begin(), found.end());
   }
   for (const auto& path : reports) {
-    ENVLOCK_TRY_ASSIGN(const nlohmann::json report, util::read_json_file(path));
-    checks.push_back(chain::check_report(signed_links, report, path.filename().string(), squashed));
+    ENVLOCK_TRY_ASSIGN(chain::LinkCheck check,
+                       chain::check_report_file(signed_links, path, squashed));
+    checks.push_back(std::move(check));
   }
   std::size_t broken = 0;
   std::size_t nodes = 0;
