@@ -153,11 +153,13 @@ Status sweep(const cuda::Api& api, const nccl::Api& nccl, const nccl::Communicat
 } // namespace
 
 std::vector<CheckResult> allreduce_checks(const cuda::Api& api, const lock::Lock& lock,
-                                          const std::vector<DeviceInfo>& devices,
-                                          const nccl::Library* nccl, const std::string& nccl_error,
+                                          const std::vector<DeviceInfo>& devices, NcclSetup& setup,
                                           const GpuOptions& options) {
-  CheckResult correct = new_check("allreduce", "nccl.allreduce", "NCCL all-reduce known answer");
-  CheckResult busbw = new_check("allreduce", "nccl.busbw", "NCCL all-reduce bus bandwidth");
+  CheckResult correct = new_run_check("nccl.allreduce");
+  CheckResult busbw = new_run_check("nccl.busbw");
+  correct.seconds = setup.load_seconds + setup.init_seconds;
+  correct.details["setup"] = {{"library_load_seconds", setup.load_seconds},
+                              {"comm_init_seconds", setup.init_seconds}};
   const auto fail_both = [&](const std::string& reason) {
     for (CheckResult* check : {&correct, &busbw}) {
       check->outcome = Outcome::fail;
@@ -165,35 +167,34 @@ std::vector<CheckResult> allreduce_checks(const cuda::Api& api, const lock::Lock
     }
     return std::vector<CheckResult>{correct, busbw};
   };
-  if (nccl == nullptr) {
-    return fail_both(nccl_error);
+  if (!setup.library) {
+    return fail_both(setup.library.error().message);
   }
+  const nccl::Library& nccl = *setup.library;
   for (CheckResult* check : {&correct, &busbw}) {
-    check->details["library"] = nccl->path;
-    check->details["version"] = nccl->version;
+    check->details["library"] = nccl.path;
+    check->details["version"] = nccl.version;
     check->details["ranks"] = devices.size();
   }
+  if (!setup.comms) {
+    return fail_both(setup.comms.error().message);
+  }
+  const nccl::Communicators& comms = *setup.comms;
   Stopwatch watch;
   const auto sizes = sweep_sizes(options.sweep_min, options.sweep_max);
   const std::uint64_t largest = sizes.empty() ? k_check_floats * 4 : sizes.back();
   auto ranks = open_ranks(api, devices, std::max<std::uint64_t>(largest, k_check_floats * 4));
   if (!ranks) {
+    correct.seconds += watch.lap();
     return fail_both(ranks.error().message);
   }
-  std::vector<int> ordinals;
-  for (const auto& device : devices) {
-    ordinals.push_back(device.device);
-  }
-  auto comms = nccl::Communicators::init_all(nccl->api, ordinals);
-  if (!comms) {
-    return fail_both(comms.error().message);
-  }
-  if (auto status = known_answer(api, nccl->api, *comms, *ranks, correct); !status) {
+  if (auto status = known_answer(api, nccl.api, comms, *ranks, correct); !status) {
+    correct.seconds += watch.lap();
     return fail_both(status.error().message);
   }
-  correct.seconds = watch.lap();
+  correct.seconds += watch.lap();
   double last_busbw = 0;
-  if (auto status = sweep(api, nccl->api, *comms, *ranks, sizes, busbw, last_busbw); !status) {
+  if (auto status = sweep(api, nccl.api, comms, *ranks, sizes, busbw, last_busbw); !status) {
     busbw.outcome = Outcome::fail;
     busbw.reason = status.error().message;
   } else {

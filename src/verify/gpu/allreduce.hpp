@@ -10,6 +10,7 @@
 #include "verify/gpu/device.hpp"
 #include "verify/gpu/gpu_checks.hpp"
 #include "verify/gpu/nccl_api.hpp"
+#include "verify/gpu/setup.hpp"
 #include "verify/gpu/sweep.hpp"
 
 #include <cstdint>
@@ -18,11 +19,12 @@
 
 namespace envlock::verify {
 
-// Runs both checks over `devices` with the NCCL library `nccl` (null when it did not load:
-// both checks then fail with `nccl_error`).
+// Runs both checks over `devices` with NCCL's set-up (the library and the communicators, made
+// beside the other checks' first part): when either failed, both checks fail with its error.
+// "nccl.allreduce"'s time includes the set-up (library load and ncclCommInitAll), also given in
+// its details ("setup").
 std::vector<CheckResult> allreduce_checks(const cuda::Api& api, const lock::Lock& lock,
-                                          const std::vector<DeviceInfo>& devices,
-                                          const nccl::Library* nccl, const std::string& nccl_error,
+                                          const std::vector<DeviceInfo>& devices, NcclSetup& setup,
                                           const GpuOptions& options);
 
 } // namespace envlock::verify
