@@ -31,7 +31,7 @@ part() {
   shift
   timeout 120 "$@"
   rc=$?
-  [ "$rc" -eq 0 ] || echo "!! $name: exit $rc"
+  [ "$rc" -eq 0 ] || echo "!! $name: exit $rc" >&2
   return 0
 }
 

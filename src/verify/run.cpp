@@ -20,6 +20,8 @@
 #include <ctime>
 #include <functional>
 #include <future>
+#include <memory>
+#include <mutex>
 #include <unistd.h>
 
 namespace envlock::verify {
@@ -107,34 +109,34 @@ void run_probe(std::vector<CheckResult>& out, std::string_view group,
   }
 }
 
-// Sets a promise when it goes out of scope, unless set before: the GPU checks' measurements wait
-// for the host checks, and must not wait forever when those end early.
-class HostChecksDone {
+// A signal one thread gives (once: later calls do nothing) and others wait for. It gives itself
+// when it goes, so that no thread waits for it forever when the giver ends early.
+class OnceSignal {
 public:
-  HostChecksDone() = default;
-  HostChecksDone(const HostChecksDone&) = delete;
-  HostChecksDone& operator=(const HostChecksDone&) = delete;
-  HostChecksDone(HostChecksDone&&) = delete;
-  HostChecksDone& operator=(HostChecksDone&&) = delete;
-  ~HostChecksDone() { done(); }
-  std::shared_future<void> future() { return m_promise.get_future().share(); }
-  void done() {
-    if (!m_done) {
-      m_done = true;
-      m_promise.set_value();
-    }
+  OnceSignal() = default;
+  OnceSignal(const OnceSignal&) = delete;
+  OnceSignal& operator=(const OnceSignal&) = delete;
+  OnceSignal(OnceSignal&&) = delete;
+  OnceSignal& operator=(OnceSignal&&) = delete;
+  ~OnceSignal() { give(); }
+  void give() {
+    std::call_once(m_once, [this]() { m_promise.set_value(); });
   }
+  [[nodiscard]] std::shared_future<void> future() const { return m_future; }
 
 private:
+  std::once_flag m_once;
   std::promise<void> m_promise;
-  bool m_done = false;
+  std::shared_future<void> m_future = m_promise.get_future().share();
 };
 
-// The GPU checks; their measurements wait for `host_done`. Each check keeps its own time.
+// The GPU checks; their measurements wait for `host_done`; `libraries_loaded` is called once the
+// set-up has loaded cuBLASLt and NCCL. Each check keeps its own time.
 std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock& lock,
                                      const std::vector<int>& devices,
                                      std::vector<std::filesystem::path> site_packages,
-                                     std::shared_future<void> host_done) {
+                                     std::shared_future<void> host_done,
+                                     std::function<void()> libraries_loaded) {
   const auto& options = context.options();
   if (context.mode() == Mode::offline) {
     const std::string reason = "offline mode (--root): GPU checks need a running node";
@@ -154,6 +156,7 @@ std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock
   gpu.allreduce = planned(options, "allreduce");
   gpu.site_packages = std::move(site_packages);
   gpu.measure_after = std::move(host_done);
+  gpu.libraries_loaded = std::move(libraries_loaded);
   return run_gpu_checks(lock, gpu);
 }
 
@@ -234,16 +237,29 @@ Result<Report> run_verification(const VerifyOptions& options) {
   std::vector<CheckResult> host;
   std::vector<CheckResult> gpu;
   {
-    // Declared first, so that host_done (set when it goes) lets it finish before it is joined.
+    // Declared first, so that host_done (given when it goes) lets it finish before it is joined.
     std::future<std::vector<CheckResult>> gpu_run;
-    HostChecksDone host_done;
+    OnceSignal host_done;
+    // The host checks load libraries too (libcudart, NCCL, cuDNN): they start once the set-up has
+    // loaded its own, rather than wait behind it on the dynamic linker with their clocks running.
+    // The GPU thread gives the signal then, or when it ends, whichever comes first.
+    auto loaded = std::make_shared<OnceSignal>();
     if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||
         wanted(options, "links") || wanted(options, "allreduce")) {
       std::vector<fs::path> sites = env.sites;
       sites.insert(sites.end(), env.inherited_sites.begin(), env.inherited_sites.end());
-      gpu_run = std::async(std::launch::async, gpu_results, std::cref(context), std::cref(lock),
-                           std::cref(devices), std::move(sites), host_done.future());
+      gpu_run = std::async(std::launch::async, [&, loaded, sites = std::move(sites)]() mutable {
+        struct GiveAtEnd {
+          std::shared_ptr<OnceSignal> signal;
+          ~GiveAtEnd() { signal->give(); }
+        } const at_end{loaded};
+        return gpu_results(context, lock, devices, std::move(sites), host_done.future(),
+                           [loaded]() { loaded->give(); });
+      });
+    } else {
+      loaded->give();
     }
+    loaded->future().wait();
     const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const RunContext&)>>
         probes = {{"cuda", probe_cuda},         {"nccl", probe_nccl},
                   {"torch", probe_torch},       {"packages", probe_packages},
@@ -253,7 +269,7 @@ Result<Report> run_verification(const VerifyOptions& options) {
         run_probe(host, group, [&, probe = probe] { return probe(context); });
       }
     }
-    host_done.done();
+    host_done.give();
     if (gpu_run.valid()) {
       gpu = gpu_run.get();
       for (auto& result : gpu) {

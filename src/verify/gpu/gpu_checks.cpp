@@ -15,6 +15,8 @@
 
 #include <array>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -125,6 +127,20 @@ std::vector<CheckResult> per_device_checks(const cuda::Api& api,
   return checks;
 }
 
+// Calls `loaded` when the run ends, for the paths on which the set-up never did.
+class LibrariesLoadedAtExit {
+public:
+  explicit LibrariesLoadedAtExit(std::function<void()> loaded) : m_loaded(std::move(loaded)) {}
+  LibrariesLoadedAtExit(const LibrariesLoadedAtExit&) = delete;
+  LibrariesLoadedAtExit& operator=(const LibrariesLoadedAtExit&) = delete;
+  LibrariesLoadedAtExit(LibrariesLoadedAtExit&&) = delete;
+  LibrariesLoadedAtExit& operator=(LibrariesLoadedAtExit&&) = delete;
+  ~LibrariesLoadedAtExit() { m_loaded(); }
+
+private:
+  std::function<void()> m_loaded;
+};
+
 } // namespace
 
 std::string quick_skip_reason(const std::string& group) {
@@ -132,6 +148,16 @@ std::string quick_skip_reason(const std::string& group) {
 }
 
 std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions& options) {
+  // libraries_loaded, called once: by the set-up when it has loaded its libraries, else here.
+  auto loaded_once = std::make_shared<std::once_flag>();
+  const std::function<void()> loaded = [loaded_once, &options]() {
+    std::call_once(*loaded_once, [&]() {
+      if (options.libraries_loaded) {
+        options.libraries_loaded();
+      }
+    });
+  };
+  const LibrariesLoadedAtExit at_exit(loaded);
   if (options.no_gpu) {
     return all_checks(Outcome::skip, "GPU checks skipped (--no-gpu)");
   }
@@ -153,7 +179,9 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
                         options.allreduce == Planned::run;
   if (options.gemm || options.allreduce == Planned::run) {
     setup.emplace(api, python_library_dirs(options.site_packages), options.gemm,
-                  options.allreduce == Planned::run);
+                  options.allreduce == Planned::run, loaded);
+  } else {
+    loaded();
   }
   int driver_version = 0;
   Status ready = cuda::check(api, api.init(0), "cuInit");

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <string>
 #include <vector>
@@ -46,6 +47,10 @@ struct GpuOptions {
   // Ready once the caller's host checks have run: the measurements wait for it too. Not valid:
   // nothing to wait for.
   std::shared_future<void> measure_after;
+  // Called once, from any thread, when the set-up's libraries (cuBLASLt, NCCL) are loaded, or
+  // there are none to load, or the run ends before: the caller's host checks, which load
+  // libraries too, start then rather than wait on the dynamic linker behind them.
+  std::function<void()> libraries_loaded;
 };
 
 // The skip reason of a group --quick leaves out: "not run under --quick; --check links runs it".

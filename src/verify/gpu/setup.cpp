@@ -18,10 +18,14 @@ std::shared_future<void> ready_future() {
 } // namespace
 
 GpuSetup::GpuSetup(const cuda::Api& api, std::vector<std::filesystem::path> library_dirs, bool blas,
-                   bool nccl)
+                   bool nccl, std::function<void()> loaded)
     : m_api(&api), m_library_dirs(std::move(library_dirs)),
-      m_devices(m_devices_promise.get_future().share()), m_blas_done(ready_future()),
+      m_devices(m_devices_promise.get_future().share()), m_loaded(std::move(loaded)),
+      m_loading((blas ? 1 : 0) + (nccl ? 1 : 0)), m_blas_done(ready_future()),
       m_nccl_done(ready_future()) {
+  if (m_loading == 0 && m_loaded) {
+    m_loaded();
+  }
   if (blas) {
     auto done = std::make_shared<std::promise<void>>();
     m_blas_done = done->get_future().share();
@@ -67,6 +71,12 @@ NcclSetup& GpuSetup::nccl() {
   return m_nccl;
 }
 
+void GpuSetup::one_loaded() {
+  if (--m_loading == 0 && m_loaded) {
+    m_loaded();
+  }
+}
+
 void GpuSetup::blas_thread() {
   Stopwatch watch;
   m_blas.library = blaslt::load(library_candidates(
@@ -75,6 +85,7 @@ void GpuSetup::blas_thread() {
     m_blas.library = with_prefix(std::move(m_blas.library).error(), "cuBLASLt: ");
   }
   m_blas.load_seconds = watch.lap();
+  one_loaded();
   const auto& devices = m_devices.get();
   for (const auto& device : devices) {
     watch.lap();
@@ -103,6 +114,7 @@ void GpuSetup::nccl_thread() {
     m_nccl.library = with_prefix(std::move(m_nccl.library).error(), "NCCL: ");
   }
   m_nccl.load_seconds = watch.lap();
+  one_loaded();
   const auto& devices = m_devices.get();
   if (!m_nccl.library || devices.empty()) {
     m_nccl.comms = m_nccl.library ? env_error("NCCL: no GPU") : m_nccl.library.error();

@@ -11,7 +11,9 @@
 #include "verify/gpu/device.hpp"
 #include "verify/gpu/nccl_api.hpp"
 
+#include <atomic>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <optional>
 #include <string>
@@ -39,9 +41,10 @@ struct NcclSetup {
 class GpuSetup {
 public:
   // Starts loading what `blas` and `nccl` ask for, from `library_dirs` (python_library_dirs)
-  // before the dynamic linker's search.
+  // before the dynamic linker's search. `loaded` is called once, on a set-up thread, when both
+  // libraries are loaded (or failed to load), before the per-GPU work.
   GpuSetup(const cuda::Api& api, std::vector<std::filesystem::path> library_dirs, bool blas,
-           bool nccl);
+           bool nccl, std::function<void()> loaded);
   GpuSetup(const GpuSetup&) = delete;
   GpuSetup& operator=(const GpuSetup&) = delete;
   GpuSetup(GpuSetup&&) = delete;
@@ -62,11 +65,14 @@ public:
 private:
   void blas_thread();
   void nccl_thread();
+  void one_loaded(); // calls m_loaded after the last library's load
 
   const cuda::Api* m_api;
   std::vector<std::filesystem::path> m_library_dirs;
   std::promise<std::vector<DeviceInfo>> m_devices_promise;
   std::shared_future<std::vector<DeviceInfo>> m_devices;
+  std::function<void()> m_loaded;
+  std::atomic<int> m_loading{0}; // libraries still loading
   bool m_devices_given = false;
   std::vector<cuda::PrimaryContext> m_contexts; // retained by the set-up; outlive the handles
   BlasSetup m_blas;
