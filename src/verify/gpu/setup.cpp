@@ -22,23 +22,28 @@ GpuSetup::GpuSetup(const cuda::Api& api, std::vector<std::filesystem::path> libr
     : m_api(&api), m_library_dirs(std::move(library_dirs)),
       m_devices(m_devices_promise.get_future().share()), m_loaded(std::move(loaded)),
       m_loading((blas ? 1 : 0) + (nccl ? 1 : 0)), m_blas_done(ready_future()),
-      m_nccl_done(ready_future()) {
+      m_nccl_done(ready_future()), m_nccl_loaded(ready_future()) {
   if (m_loading == 0 && m_loaded) {
     m_loaded();
+  }
+  // NCCL first: its communicators take longest, and the dynamic linker loads one library at a
+  // time, so cuBLASLt's load waits until NCCL's is done.
+  if (nccl) {
+    auto done = std::make_shared<std::promise<void>>();
+    m_nccl_done = done->get_future().share();
+    auto nccl_loaded = std::make_shared<std::promise<void>>();
+    m_nccl_loaded = nccl_loaded->get_future().share();
+    m_nccl_thread = std::jthread([this, done, nccl_loaded]() {
+      nccl_thread(*nccl_loaded);
+      done->set_value();
+    });
   }
   if (blas) {
     auto done = std::make_shared<std::promise<void>>();
     m_blas_done = done->get_future().share();
     m_blas_thread = std::jthread([this, done]() {
+      m_nccl_loaded.wait();
       blas_thread();
-      done->set_value();
-    });
-  }
-  if (nccl) {
-    auto done = std::make_shared<std::promise<void>>();
-    m_nccl_done = done->get_future().share();
-    m_nccl_thread = std::jthread([this, done]() {
-      nccl_thread();
       done->set_value();
     });
   }
@@ -107,13 +112,14 @@ void GpuSetup::blas_thread() {
   }
 }
 
-void GpuSetup::nccl_thread() {
+void GpuSetup::nccl_thread(std::promise<void>& loaded) {
   Stopwatch watch;
   m_nccl.library = nccl::load(library_candidates(m_library_dirs, {"libnccl.so.2"}));
   if (!m_nccl.library) {
     m_nccl.library = with_prefix(std::move(m_nccl.library).error(), "NCCL: ");
   }
   m_nccl.load_seconds = watch.lap();
+  loaded.set_value();
   one_loaded();
   const auto& devices = m_devices.get();
   if (!m_nccl.library || devices.empty()) {

@@ -3,6 +3,7 @@
 // loaded and a handle made for each GPU (the GPU's primary context current on the set-up
 // thread); NCCL is loaded and its communicators made (ncclCommInitAll). The loads start at once;
 // the per-GPU work waits for the list of GPUs. Nothing is measured until wait() returns.
+// NCCL loads first (its communicators are the longest part), then cuBLASLt.
 #pragma once
 
 #include "verify/gpu/cublaslt.hpp"
@@ -64,7 +65,7 @@ public:
 
 private:
   void blas_thread();
-  void nccl_thread();
+  void nccl_thread(std::promise<void>& loaded);
   void one_loaded(); // calls m_loaded after the last library's load
 
   const cuda::Api* m_api;
@@ -79,7 +80,8 @@ private:
   NcclSetup m_nccl;
   std::shared_future<void> m_blas_done;
   std::shared_future<void> m_nccl_done;
-  std::jthread m_blas_thread; // last: started after every member above exists
+  std::shared_future<void> m_nccl_loaded; // NCCL's library loaded (or not asked for)
+  std::jthread m_blas_thread;             // last: started after every member above exists
   std::jthread m_nccl_thread;
 };
 
