@@ -1,5 +1,7 @@
 #include "verify/gpu/setup.hpp"
 
+#include "verify/gpu/allreduce.hpp"
+
 #include "verify/gpu/cuda_raii.hpp"
 #include "verify/gpu/libraries.hpp"
 #include "verify/gpu/timer.hpp"
@@ -132,6 +134,10 @@ void GpuSetup::nccl_thread(std::promise<void>& loaded) {
   }
   m_nccl.comms = nccl::Communicators::init_all(m_nccl.library->api, ordinals);
   m_nccl.init_seconds = watch.lap();
+  if (m_nccl.comms) {
+    m_nccl.known_answer = allreduce_known_answer(*m_api, *m_nccl.library, *m_nccl.comms, devices);
+    m_nccl.known_answer_seconds = watch.lap();
+  }
 }
 
 } // namespace envlock::verify

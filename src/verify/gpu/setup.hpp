@@ -1,9 +1,10 @@
 // The set-up of the GEMM and all-reduce checks, run on threads of their own while the GPUs are
 // listed, the smoke kernels and the host checks run: it is set-up, not a measurement. cuBLASLt is
 // loaded and a handle made for each GPU (the GPU's primary context current on the set-up
-// thread); NCCL is loaded and its communicators made (ncclCommInitAll). The loads start at once;
-// the per-GPU work waits for the list of GPUs. Nothing is measured until wait() returns.
-// NCCL loads first (its communicators are the longest part), then cuBLASLt.
+// thread); NCCL is loaded, its communicators made (ncclCommInitAll) and its first collective run
+// (the all-reduce's known answer: NCCL connects and loads its kernels then). The loads start at
+// once; the per-GPU work waits for the list of GPUs. Nothing is measured until wait() returns. NCCL
+// loads first (its communicators are the longest part), then cuBLASLt.
 #pragma once
 
 #include "verify/gpu/cublaslt.hpp"
@@ -35,8 +36,11 @@ struct BlasSetup {
 struct NcclSetup {
   Result<nccl::Library> library = env_error("NCCL: not loaded");
   Result<nccl::Communicators> comms = env_error("NCCL: no communicators");
+  // "nccl.allreduce", run right after the communicators (allreduce_known_answer).
+  Result<CheckResult> known_answer = env_error("NCCL: the known answer did not run");
   double load_seconds = 0;
   double init_seconds = 0;
+  double known_answer_seconds = 0;
 };
 
 class GpuSetup {
