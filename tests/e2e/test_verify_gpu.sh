@@ -94,6 +94,7 @@ setup_end=$(last_at 'ncclCommInitAll end|cublasLtCreate end')
 first_timed=$(first_at 'cuEventRecord')
 check_eq "$([ -n "$first_timed" ] && [ "$first_timed" -gt "$setup_end" ] && echo yes)" yes "no timed measurement before the set-up is done"
 check_eq "$(grep -c 'ncclCommInitAll begin' calls.log)" 1 "NCCL set up once"
+check_eq "$([ "$(first_at 'ncclAllReduce 1048576')" -lt "$first_timed" ] && echo yes)" yes "the all-reduce's known answer runs in the set-up, before any timing"
 check_eq "$([ "$(first_at ncclGetVersion)" -lt "$(first_at cublasLtGetVersion)" ] && echo yes)" yes "NCCL loads before cuBLASLt (its set-up is the longest)"
 # Links: both ways, peer access enabled for the pair and disabled after.
 check_eq "$(field links.peer outcome)" pass "links.peer passes"

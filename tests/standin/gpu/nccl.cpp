@@ -39,6 +39,7 @@ void run_calls(std::vector<Call>& calls) {
     return;
   }
   const std::size_t count = calls.front().count;
+  log("ncclAllReduce " + std::to_string(count));
   const auto bytes = static_cast<double>(count * sizeof(float));
   const int ranks = calls.front().ranks;
   if (count * sizeof(float) <= envlock::standin::k_whole_limit) {
