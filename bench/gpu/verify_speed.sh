@@ -9,9 +9,11 @@
 #      from before this change): medians side by side;
 #   3. each check's own time in the whole run (run.check_seconds), the set-up that ran beside
 #      other work (details.setup), and the run's own total;
-#   4. the link figures beside PyTorch's for the same copies (bench/gpu/torch_links.py).
+#   4. the link figures beside PyTorch's for the same copies (bench/gpu/torch_links.py);
+#   5. with ENVLOCK=path/to/envlock set, the whole prolog (bench/gpu/prolog.sh: `envlock node
+#      --check` and `envlock-verify --quick --check gpu,smoke` as Slurm runs them).
 # Stops on nothing: every part is guarded and a failure is printed where its figures would be.
-# Usage: bench/gpu/verify_speed.sh ENVLOCK_VERIFY OUTDIR [BASELINE_VERIFY]
+# Usage: [ENVLOCK=ENVLOCK] bench/gpu/verify_speed.sh ENVLOCK_VERIFY OUTDIR [BASELINE_VERIFY]
 set -u
 verify=$(realpath "$1")
 mkdir -p "$2"
@@ -147,5 +149,10 @@ for name in sorted(set(ours) | set(theirs)):
     ratio = "%.3f" % (a / b) if a and b else "-"
     print("  %-22s %10s %10s %7s" % (name, "%.1f" % a if a else "-", "%.1f" % b if b else "-", ratio))
 PY
+if [ -n "${ENVLOCK:-}" ]; then
+  echo
+  echo "== 5. the whole prolog (bench/gpu/prolog.sh)"
+  part prolog bash "$here/prolog.sh" "$ENVLOCK" "$verify" "$out/prolog"
+fi
 echo
 echo "done: files in $out"
