@@ -21,7 +21,7 @@ std::string prefix(const DeviceInfo& device) {
   return "gpu." + std::to_string(device.ordinal) + ".";
 }
 
-CheckResult failed(CheckResult check, const Error& error) {
+CheckResult failed_by(CheckResult check, const Error& error) {
   check.outcome = Outcome::fail;
   check.reason = error.message;
   return check;
@@ -183,7 +183,7 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
   if (work.smoke) {
     if (auto status = run_known_answer(api, *kernels, sizes.known_answer_elements, smoke);
         !status) {
-      smoke = failed(smoke, status.error());
+      smoke = failed_by(smoke, status.error());
     }
     smoke.seconds = watch.lap();
   }
@@ -197,13 +197,13 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
                              {"handle_seconds", blas.handle_seconds.at(run.index)}};
     const auto& handle = blas.handles.at(run.index);
     if (!blas.library) {
-      gemm = failed(gemm, blas.library.error());
+      gemm = failed_by(gemm, blas.library.error());
     } else if (!handle) {
-      gemm = failed(gemm, handle.error());
+      gemm = failed_by(gemm, handle.error());
     } else if (auto verified =
                    verify_gemm(api, *kernels, *blas.library, *handle, sizes, work.gemm_timed, gemm);
                !verified) {
-      gemm = failed(gemm, verified.error());
+      gemm = failed_by(gemm, verified.error());
     } else if (*verified) {
       product.emplace(std::move(**verified));
     }
@@ -215,13 +215,13 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
   watch.lap();
   if (work.smoke) {
     if (auto status = run_bandwidth(api, *kernels, sizes.copy_bytes, bandwidth); !status) {
-      bandwidth = failed(bandwidth, status.error());
+      bandwidth = failed_by(bandwidth, status.error());
     }
     bandwidth.seconds = watch.lap();
   }
   if (product) {
     if (auto status = time_gemm(api, *product, gemm); !status) {
-      gemm = failed(gemm, status.error());
+      gemm = failed_by(gemm, status.error());
     }
     gemm.seconds += watch.lap();
   }
