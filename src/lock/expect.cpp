@@ -14,10 +14,6 @@ using util::Presence;
 
 namespace {
 
-json number_json(const DeclaredNumber& n) {
-  return n.integer ? json(static_cast<std::int64_t>(n.value)) : json(n.value);
-}
-
 HostExpect read_host_entries(FieldReader& h, const json& value) {
   HostExpect out;
   const auto entry_of = [](const json& item) {
@@ -127,7 +123,7 @@ json resume_expect_to_json(const ResumeExpect& r) {
       {"param_rel", &r.param_rel}};
   for (const auto& [key, number] : numbers) {
     if (*number) {
-      out[key] = number_json(**number);
+      out[key] = declared_number_json(**number);
     }
   }
   return out;
@@ -153,14 +149,20 @@ Result<ResumeExpect> read_resume_expect(const json& value) {
 }
 
 json expect_to_json(const Expect& e) {
-  return {{"cuda", e.cuda},
-          {"nccl", e.nccl},
-          {"pytorch", e.pytorch},
-          {"python", e.python},
-          {"gpus", {{"count", e.gpus.count}, {"model", e.gpus.model}}},
-          {"nccl_busbw_gbps", e.nccl_busbw_gbps},
-          {"host", host_expect_to_json(e.host)},
-          {"resume", resume_expect_to_json(e.resume)}};
+  json out = {{"cuda", e.cuda},
+              {"nccl", e.nccl},
+              {"pytorch", e.pytorch},
+              {"python", e.python},
+              {"gpus", {{"count", e.gpus.count}, {"model", e.gpus.model}}},
+              {"nccl_busbw_gbps", e.nccl_busbw_gbps},
+              {"host", host_expect_to_json(e.host)},
+              {"resume", resume_expect_to_json(e.resume)}};
+  // Written only when declared, so that locks (and their lock_sha256) from before the field
+  // existed keep their bytes.
+  if (!e.links.empty()) {
+    out["links"] = links_expect_to_json(e.links);
+  }
+  return out;
 }
 
 Expect read_expect(FieldReader& top) {
@@ -192,6 +194,17 @@ Expect read_expect(FieldReader& top) {
     FieldReader r = ex.sub("resume", Presence::optional);
     expect.resume = read_resume_entries(r);
     ex.merge(r);
+  }
+  if (const json* links = ex.object("links", Presence::optional); links != nullptr) {
+    // links_expect.hpp reads it, naming the field ("expect.links.MODEL.peer_gbps: ...").
+    if (auto read = read_links_expect(*links)) {
+      expect.links = std::move(*read);
+    } else {
+      const std::string& message = read.error().message;
+      const std::size_t colon = message.find(": ");
+      ex.fail(message.substr(0, colon),
+              colon == std::string::npos ? std::string() : message.substr(colon + 2));
+    }
   }
   top.merge(ex);
   return expect;
