@@ -20,8 +20,8 @@ std::string json_text(const json& value, const char* key) {
 Result<AttestationFile> classify_envelope(std::string_view title, std::string bytes,
                                           const json& envelope) {
   const auto payload = util::base64_decode_lenient(json_text(envelope, "payload"));
-  const auto statement = payload ? json::parse(*payload, nullptr, /*allow_exceptions=*/false)
-                                 : json();
+  const auto statement =
+      payload ? json::parse(*payload, nullptr, /*allow_exceptions=*/false) : json();
   const std::string predicate = statement.is_object() ? json_text(statement, "predicateType") : "";
   AttestationFile out;
   out.title = std::string(title);
@@ -32,9 +32,9 @@ Result<AttestationFile> classify_envelope(std::string_view title, std::string by
   } else if (predicate == k_test_result_predicate) {
     out.kind = Kind::node;
   } else {
-    return input_error(std::string(title) + ": a DSSE envelope whose statement's predicateType is '" +
-                       predicate + "', neither " + k_slsa_provenance_predicate + " nor " +
-                       k_test_result_predicate);
+    return input_error(
+        std::string(title) + ": a DSSE envelope whose statement's predicateType is '" + predicate +
+        "', neither " + k_slsa_provenance_predicate + " nor " + k_test_result_predicate);
   }
   out.bytes = std::move(bytes);
   return out;
@@ -105,11 +105,10 @@ std::string artifact_manifest(const AttestationFile& file, const Subject& subjec
        {{"mediaType", "application/vnd.oci.empty.v1+json"},
         {"digest", k_empty_config_digest},
         {"size", k_empty_config.size()}}},
-      {"layers",
-       json::array({{{"mediaType", file.media_type},
-                     {"digest", "sha256:" + util::sha256_hex(file.bytes)},
-                     {"size", file.bytes.size()},
-                     {"annotations", {{k_title_annotation, file.title}}}}})},
+      {"layers", json::array({{{"mediaType", file.media_type},
+                               {"digest", "sha256:" + util::sha256_hex(file.bytes)},
+                               {"size", file.bytes.size()},
+                               {"annotations", {{k_title_annotation, file.title}}}}})},
       {"subject",
        {{"mediaType", subject.media_type}, {"digest", subject.digest}, {"size", subject.size}}},
       {"annotations", annotations}};
@@ -122,9 +121,8 @@ std::string artifact_manifest(const AttestationFile& file, const Subject& subjec
 
 json referrer_descriptor(std::string_view manifest, const std::string& digest) {
   const json doc = json::parse(manifest, nullptr, /*allow_exceptions=*/false);
-  json out = {{"mediaType", json_text(doc, "mediaType")},
-              {"digest", digest},
-              {"size", manifest.size()}};
+  json out = {
+      {"mediaType", json_text(doc, "mediaType")}, {"digest", digest}, {"size", manifest.size()}};
   std::string type = json_text(doc, "artifactType");
   if (type.empty() && doc.contains("config") && doc["config"].is_object()) {
     type = json_text(doc["config"], "mediaType");

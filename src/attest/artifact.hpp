@@ -31,7 +31,8 @@ inline constexpr const char* k_kind_annotation = "dev.envlock.attestation";
 inline constexpr const char* k_title_annotation = "org.opencontainers.image.title";
 inline constexpr const char* k_test_result_predicate =
     "https://in-toto.io/attestation/test-result/v0.1";
-// The empty config: its bytes and their digest (OCI image spec, "Guidance for an empty descriptor").
+// The empty config: its bytes and their digest (OCI image spec, "Guidance for an empty
+// descriptor").
 inline constexpr std::string_view k_empty_config = "{}";
 inline constexpr const char* k_empty_config_digest =
     "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";

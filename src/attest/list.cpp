@@ -32,7 +32,7 @@ Listed listed_of(const json& descriptor) {
 } // namespace
 
 Result<AttestationList> list_attestations(oci::RegistryClient& client, const oci::ImageRef& image,
-                                   std::optional<Kind> kind) {
+                                          std::optional<Kind> kind) {
   if (image.digest.empty()) {
     return input_error(image.to_string() +
                        ": give the image by digest (REF@sha256:...); attestations are found by "

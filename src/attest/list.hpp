@@ -25,14 +25,14 @@ struct Listed {
 
 struct AttestationList {
   Listing via = Listing::referrers_api;
-  std::string tag; // for Listing::tag_schema
+  std::string tag;               // for Listing::tag_schema
   std::vector<Listed> referrers; // in the registry's order
 };
 
 // The referrers of `image` (REF@DIGEST), of `kind` only when given. An image with none gives an
 // empty list (a tag that holds no valid index counts as none, as the spec says).
 Result<AttestationList> list_attestations(oci::RegistryClient& client, const oci::ImageRef& image,
-                                   std::optional<Kind> kind);
+                                          std::optional<Kind> kind);
 
 struct Fetched {
   Listed listed;

@@ -27,7 +27,7 @@ enum class Listing { referrers_api, tag_schema };
 struct Pushed {
   std::string title;
   Kind kind = Kind::provenance;
-  std::string digest;   // the artifact manifest's
+  std::string digest; // the artifact manifest's
   Listing listing = Listing::referrers_api;
   std::string tag;      // the referrers tag, for Listing::tag_schema
   int index_writes = 0; // how often the tag's index was written (1 without a competing writer)

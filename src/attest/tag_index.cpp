@@ -37,12 +37,12 @@ std::string referrers_tag(std::string_view digest) {
 Result<json> read_tag_index(std::string_view body, std::string_view media_type,
                             const std::string& origin) {
   const json doc = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  const std::string type = media_type.substr(0, media_type.find(';')) == k_index_media_type
-                               ? std::string(k_index_media_type)
-                           : doc.is_object() && doc.contains("mediaType") &&
-                                   doc["mediaType"].is_string()
-                               ? doc["mediaType"].get<std::string>()
-                               : std::string(media_type);
+  const std::string type =
+      media_type.substr(0, media_type.find(';')) == k_index_media_type
+          ? std::string(k_index_media_type)
+      : doc.is_object() && doc.contains("mediaType") && doc["mediaType"].is_string()
+          ? doc["mediaType"].get<std::string>()
+          : std::string(media_type);
   if (type != k_index_media_type || !doc.is_object() || !doc.contains("manifests") ||
       !doc["manifests"].is_array()) {
     return input_error(origin + " holds a '" + type +

@@ -35,9 +35,8 @@ Result<json> verdict_record(std::string_view text, const std::string& origin,
                      pv::verify_envelope(text, origin, key, public_key.string()));
   const json& statement = verified.statement;
   if (verdict_text(statement, "predicateType") != pv::k_test_result_predicate_type) {
-    return check_failed(origin + ": predicateType is '" +
-                        verdict_text(statement, "predicateType") + "', not " +
-                        pv::k_test_result_predicate_type);
+    return check_failed(origin + ": predicateType is '" + verdict_text(statement, "predicateType") +
+                        "', not " + pv::k_test_result_predicate_type);
   }
   const json predicate = statement.value("predicate", json::object());
   json record = {{"schema", "envlock.report/v1"}};

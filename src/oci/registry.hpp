@@ -63,7 +63,7 @@ struct ManifestPushed {
 
 // The referrers API's answer for one subject: every page joined into one image index.
 struct ReferrersAnswer {
-  std::string index;            // {"schemaVersion":2,"mediaType":...,"manifests":[...]}
+  std::string index;             // {"schemaVersion":2,"mediaType":...,"manifests":[...]}
   bool filtered_by_type = false; // OCI-Filters-Applied names artifactType
 };
 

@@ -84,8 +84,8 @@ Result<std::string> RegistryClient::push_blob(const ImageRef& image, std::string
   if (found.status == 200) {
     return digest;
   }
-  HttpRequest start = m_impl->request(session.base_url(image.registry) + "/v2/" +
-                                      image.repository + "/blobs/uploads/");
+  HttpRequest start = m_impl->request(session.base_url(image.registry) + "/v2/" + image.repository +
+                                      "/blobs/uploads/");
   start.method = "POST";
   start.body = std::string_view(""); // an empty body, not none: libcurl must not read stdin
   ENVLOCK_TRY_ASSIGN(const HttpResponse started,
@@ -145,9 +145,9 @@ Result<ManifestPushed> RegistryClient::put_manifest(const ImageRef& image,
   return out;
 }
 
-Result<std::optional<ReferrersAnswer>> RegistryClient::get_referrers(const ImageRef& image,
-                                                                     std::string_view digest,
-                                                                     std::string_view artifact_type) {
+Result<std::optional<ReferrersAnswer>>
+RegistryClient::get_referrers(const ImageRef& image, std::string_view digest,
+                              std::string_view artifact_type) {
   if (!is_valid_digest(digest)) {
     return input_error("invalid digest '" + std::string(digest) + "'");
   }
@@ -187,10 +187,10 @@ Result<std::optional<ReferrersAnswer>> RegistryClient::get_referrers(const Image
     }
     url = next_link(answer, answer.url);
   }
-  out.index = nlohmann::json({{"schemaVersion", 2},
-                              {"mediaType", media_type::oci_index},
-                              {"manifests", manifests}})
-                  .dump();
+  out.index =
+      nlohmann::json(
+          {{"schemaVersion", 2}, {"mediaType", media_type::oci_index}, {"manifests", manifests}})
+          .dump();
   return std::optional<ReferrersAnswer>(std::move(out));
 }
 

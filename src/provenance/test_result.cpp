@@ -48,8 +48,8 @@ Result<json> test_result_statement(const json& report, const std::string& origin
               {"predicateType", k_test_result_predicate_type},
               {"predicate",
                {{"result", result},
-                {"configuration",
-                 json::array({{{"name", k_test_result_lock_name}, {"digest", {{"sha256", lock}}}}})},
+                {"configuration", json::array({{{"name", k_test_result_lock_name},
+                                                {"digest", {{"sha256", lock}}}}})},
                 {"passedTests", passed},
                 {"warnedTests", warned},
                 {"failedTests", failed}}}};

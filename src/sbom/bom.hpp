@@ -27,9 +27,9 @@ struct Component {
   std::string bom_ref; // unique in the document
   std::string name;
   std::string version;
-  std::string purl;                       // empty: none
-  std::string description;                // empty: none
-  std::string sha256;                     // 64 hex (the artifact installed), empty: none
+  std::string purl;        // empty: none
+  std::string description; // empty: none
+  std::string sha256;      // 64 hex (the artifact installed), empty: none
   std::vector<ExternalReference> references;
   std::vector<Property> properties;
   std::vector<Component> ancestors; // pedigree.ancestors: what this was built from
@@ -37,10 +37,10 @@ struct Component {
 };
 
 struct Bom {
-  Component subject;                  // metadata.component: the image
-  std::vector<Component> components;  // what is installed, in any order (the writer sorts)
-  std::vector<Property> properties;   // metadata.properties: what was found missing, and how
-  std::string timestamp;              // RFC 3339 UTC; empty: none written
+  Component subject;                 // metadata.component: the image
+  std::vector<Component> components; // what is installed, in any order (the writer sorts)
+  std::vector<Property> properties;  // metadata.properties: what was found missing, and how
+  std::string timestamp;             // RFC 3339 UTC; empty: none written
   std::string envlock_version;
 };
 

@@ -68,11 +68,12 @@ void megatron_component(const verify::RunContext& context, Bom& bom) {
     component.references.push_back({"vcs", pin.git});
   }
   if (check.details.contains("source") && check.details["source"].is_string()) {
-    component.properties.push_back({"envlock:found-in", check.details["source"].get<std::string>()});
+    component.properties.push_back(
+        {"envlock:found-in", check.details["source"].get<std::string>()});
   }
-  component.properties.push_back(
-      {"envlock:lock", check.outcome == verify::Outcome::pass ? "locked (" + pin.ref + ")"
-                                                               : check.reason});
+  component.properties.push_back({"envlock:lock", check.outcome == verify::Outcome::pass
+                                                      ? "locked (" + pin.ref + ")"
+                                                      : check.reason});
   bom.components.push_back(std::move(component));
 }
 
@@ -80,13 +81,13 @@ Component subject_of(const SbomInputs& inputs) {
   Component subject;
   subject.type = "container";
   const lock::Lock* lock = inputs.lock ? &*inputs.lock : nullptr;
-  subject.name = !inputs.image.name.empty() ? inputs.image.name
+  subject.name = !inputs.image.name.empty()                           ? inputs.image.name
                  : lock != nullptr && !lock->image.repository.empty() ? lock->image.repository
                  : lock != nullptr && !lock->image.name.empty()       ? lock->image.name
                                                                       : "image";
   subject.version = !inputs.image.digest.empty() ? inputs.image.digest
-                    : lock != nullptr              ? lock->image.tag
-                                                   : std::string();
+                    : lock != nullptr            ? lock->image.tag
+                                                 : std::string();
   subject.bom_ref = "image";
   if (!inputs.image.digest.empty() && !inputs.image.name.empty()) {
     subject.purl = oci_purl(inputs.image.name, inputs.image.digest);

@@ -25,10 +25,10 @@ struct ImageFacts {
 };
 
 struct SbomInputs {
-  std::filesystem::path root;   // the image's tree
+  std::filesystem::path root; // the image's tree
   std::optional<lock::Lock> lock;
-  std::string uv_lock_text;     // the lock's uv.lock; empty when there is none
-  std::string uv_lock_origin;   // its path, for messages
+  std::string uv_lock_text;   // the lock's uv.lock; empty when there is none
+  std::string uv_lock_origin; // its path, for messages
   ImageFacts image;
   std::optional<std::int64_t> source_date_epoch; // the timestamp; else the lock's
   std::string envlock_version;

@@ -80,13 +80,11 @@ json to_cyclonedx(const Bom& bom) {
   for (const auto& component : components) {
     list.push_back(cdx_component(component));
   }
-  json metadata = {
-      {"tools",
-       {{"components",
-         json::array({{{"type", "application"},
-                       {"name", "envlock"},
-                       {"version", bom.envlock_version}}})}}},
-      {"component", cdx_component(bom.subject)}};
+  json metadata = {{"tools",
+                    {{"components", json::array({{{"type", "application"},
+                                                  {"name", "envlock"},
+                                                  {"version", bom.envlock_version}}})}}},
+                   {"component", cdx_component(bom.subject)}};
   if (!bom.timestamp.empty()) {
     metadata["timestamp"] = bom.timestamp;
   }

@@ -100,7 +100,8 @@ SystemPart system_packages(const verify::RunContext& context) {
     return out;
   }
   out.properties.push_back({"envlock:dpkg", k_dpkg_status});
-  const std::string distro = id.empty() ? std::string() : id + (version_id.empty() ? "" : "-" + version_id);
+  const std::string distro =
+      id.empty() ? std::string() : id + (version_id.empty() ? "" : "-" + version_id);
   std::size_t not_installed = 0;
   for (const auto& package : parse_dpkg_status(*status)) {
     if (!package.installed()) {
@@ -120,9 +121,9 @@ SystemPart system_packages(const verify::RunContext& context) {
     out.components.push_back(std::move(component));
   }
   if (not_installed > 0) {
-    out.properties.push_back({"envlock:dpkg:not-installed",
-                              std::to_string(not_installed) +
-                                  " stanzas whose Status is not installed (left out)"});
+    out.properties.push_back(
+        {"envlock:dpkg:not-installed",
+         std::to_string(not_installed) + " stanzas whose Status is not installed (left out)"});
   }
   return out;
 }

@@ -20,8 +20,8 @@ struct DpkgPackage {
   std::string name;
   std::string version;
   std::string architecture;
-  std::string source;  // "Source:" (the source package, maybe with "(version)"); empty: the name
-  std::string status;  // "install ok installed"
+  std::string source; // "Source:" (the source package, maybe with "(version)"); empty: the name
+  std::string status; // "install ok installed"
   [[nodiscard]] bool installed() const;
 };
 

@@ -1,5 +1,6 @@
-// Package URLs (https://github.com/package-url/purl-spec): pkg:TYPE/NAMESPACE/NAME@VERSION?QUALIFIERS,
-// each part percent-encoded as the spec has it, qualifiers sorted by key.
+// Package URLs (https://github.com/package-url/purl-spec):
+// pkg:TYPE/NAMESPACE/NAME@VERSION?QUALIFIERS, each part percent-encoded as the spec has it,
+// qualifiers sorted by key.
 #pragma once
 
 #include <map>

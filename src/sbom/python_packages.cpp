@@ -61,8 +61,8 @@ void match_to_lock(const verify::RunContext& context, const verify::Distribution
   for (const auto& entry : entries) {
     const std::string& kind = entry.package->source_kind;
     // uv installs a folder's project at whatever version the folder says.
-    const bool by_name = entry.package->version.empty() || kind == "editable" ||
-                         kind == "path" || kind == "directory" || kind == "virtual";
+    const bool by_name = entry.package->version.empty() || kind == "editable" || kind == "path" ||
+                         kind == "directory" || kind == "virtual";
     if (by_name || entry.package->version == dist.version) {
       same = &entry;
     }
@@ -106,7 +106,8 @@ PythonPart python_packages(const verify::RunContext& context,
                            const std::vector<uv::PackageArtifacts>& artifacts, bool have_lock) {
   PythonPart out;
   const verify::PythonEnvironment& env = context.python();
-  out.properties.push_back({"envlock:python:environment", verify::describe_environment(context, env)});
+  out.properties.push_back(
+      {"envlock:python:environment", verify::describe_environment(context, env)});
 
   std::map<std::string, std::vector<LockedEntry>> by_name;
   for (const auto& package : locked) {
@@ -133,7 +134,8 @@ PythonPart python_packages(const verify::RunContext& context,
       component.version = dist.version;
       component.purl = pypi_purl(key, dist.version);
       const std::string shown = context.shown(dist.dist_info);
-      component.bom_ref = refs.contains(component.purl) ? component.purl + "#" + shown : component.purl;
+      component.bom_ref =
+          refs.contains(component.purl) ? component.purl + "#" + shown : component.purl;
       refs.insert(component.bom_ref);
       component.properties.push_back({"envlock:python:dist-info", shown});
       if (inherited) {
@@ -172,8 +174,7 @@ PythonPart python_packages(const verify::RunContext& context,
         continue; // the project itself: uv never installs it
       }
       out.properties.push_back(
-          {"envlock:python:locked-not-installed",
-           pypi_purl(key, entry.package->version)});
+          {"envlock:python:locked-not-installed", pypi_purl(key, entry.package->version)});
     }
   }
   return out;

@@ -134,9 +134,9 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   if (::mkdir(rootfs.c_str(), 0755) != 0) {
     return env_error(rootfs.string() + ": " + std::strerror(errno));
   }
-  ENVLOCK_TRY_ASSIGN(UnpackedImage unpacked, unpack_image(*job.source, job.platform, rootfs,
-                                                          job.settings.locale, job.progress,
-                                                          "squashing"));
+  ENVLOCK_TRY_ASSIGN(UnpackedImage unpacked,
+                     unpack_image(*job.source, job.platform, rootfs, job.settings.locale,
+                                  job.progress, "squashing"));
   out.warnings = std::move(unpacked.warnings);
   ENVLOCK_TRY_ASSIGN(const Tree tree, read_tree_dir(rootfs));
 

@@ -56,8 +56,8 @@ Result<oci::ImageRef> image_to_attest(const PushArgs& args) {
   }
   ENVLOCK_TRY_ASSIGN(const pv::BuildRecord build, pv::read_build_record(k_build_result));
   if (!build.pushed) {
-    return input_error(std::string(k_build_result) + ": the image was not pushed (" +
-                       build.digest + " is a local image id); run `envlock build --push`, or " +
+    return input_error(std::string(k_build_result) + ": the image was not pushed (" + build.digest +
+                       " is a local image id); run `envlock build --push`, or " +
                        "name the image with --image REF@DIGEST");
   }
   std::cerr << "envlock: the image " << build.repository << "@" << build.digest << " (from "
@@ -120,11 +120,10 @@ Result<ExitCode> run_list(const ListArgs& args) {
                        {"predicateType", listed.predicate_type},
                        {"size", listed.size}});
     }
-    const nlohmann::json doc = {{"image", image.to_string()},
-                                {"via", list.via == attest::Listing::referrers_api
-                                            ? "referrers-api"
-                                            : "tag-schema"},
-                                {"referrers", items}};
+    const nlohmann::json doc = {
+        {"image", image.to_string()},
+        {"via", list.via == attest::Listing::referrers_api ? "referrers-api" : "tag-schema"},
+        {"referrers", items}};
     ENVLOCK_TRY(cmdline::write_output(args.output, util::canonical_json(doc)));
     return ExitCode::ok;
   }
@@ -163,8 +162,7 @@ Result<ExitCode> run_fetch(const ListArgs& args) {
                      attest::list_attestations(client, image, kind));
   const std::string what = args.type.empty() ? "attestation" : args.type + " attestation";
   if (list.referrers.empty()) {
-    return check_failed(image.to_string() + ": no " + what + " (looked in " + via_text(list) +
-                        ")");
+    return check_failed(image.to_string() + ": no " + what + " (looked in " + via_text(list) + ")");
   }
   if (!args.output.empty()) {
     if (list.referrers.size() != 1) {
@@ -189,8 +187,8 @@ Result<ExitCode> run_fetch(const ListArgs& args) {
     }
     ENVLOCK_TRY(util::write_file_atomic(fs::path(args.dir) / name, fetched.bytes));
     std::cout << "wrote " << (fs::path(args.dir) / name).string() << " ("
-              << (listed.kind ? attest::to_string(*listed.kind) : "other") << ", "
-              << listed.digest << ")\n";
+              << (listed.kind ? attest::to_string(*listed.kind) : "other") << ", " << listed.digest
+              << ")\n";
   }
   return ExitCode::ok;
 }
@@ -213,8 +211,9 @@ Result<ExitCode> run_verdict(const VerdictArgs& args) {
   ENVLOCK_TRY_ASSIGN(const pv::Envelope envelope,
                      pv::sign_statement(util::canonical_json(statement), key, args.report));
   ENVLOCK_TRY(cmdline::write_output(args.output, util::canonical_json(pv::to_json(envelope))));
-  std::cerr << "envlock: " << args.report << ": " << statement["predicate"]["result"].get<std::string>()
-            << ", signed by key " << key.key_id() << "\n";
+  std::cerr << "envlock: " << args.report << ": "
+            << statement["predicate"]["result"].get<std::string>() << ", signed by key "
+            << key.key_id() << "\n";
   return ExitCode::ok;
 }
 
@@ -259,8 +258,7 @@ Runner setup_fetch(CLI::App& app) {
   add_list_options(app, *args);
   cmdline::add_output_option(app, args->output,
                              "Write the one attestation here (- for standard output)");
-  app.add_option("--dir", args->dir, "Write every attestation into this folder")
-      ->type_name("DIR");
+  app.add_option("--dir", args->dir, "Write every attestation into this folder")->type_name("DIR");
   cmdline::set_footer(app,
                       "envlock attest fetch REG/REPO@sha256:... --type provenance -o "
                       "provenance.dsse.json",
@@ -273,8 +271,7 @@ Runner setup_verdict(CLI::App& app) {
   app.add_option("report", args->report, "A verification report (envlock-verify --format json)")
       ->required()
       ->type_name("REPORT");
-  app.add_option("--key", args->key,
-                 "The private key (default: ~/.config/envlock/signing.key)")
+  app.add_option("--key", args->key, "The private key (default: ~/.config/envlock/signing.key)")
       ->type_name("FILE");
   cmdline::add_output_option(app, args->output,
                              "Write the signed verdict here; - for standard output (default)");

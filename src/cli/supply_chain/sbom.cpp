@@ -60,8 +60,8 @@ Status read_uv_lock(const SbomArgs& args, const lock::Lock& lock, sbom::SbomInpu
   if (lock.python.uv_lock.path.empty()) {
     return {};
   }
-  const fs::path manifest_dir = fs::path(args.lock).parent_path() /
-                                fs::path(lock.manifest_path).parent_path();
+  const fs::path manifest_dir =
+      fs::path(args.lock).parent_path() / fs::path(lock.manifest_path).parent_path();
   const fs::path path = (manifest_dir / lock.python.uv_lock.path).lexically_normal();
   std::error_code ec;
   if (!fs::exists(path, ec)) {
@@ -84,8 +84,8 @@ Status read_uv_lock(const SbomArgs& args, const lock::Lock& lock, sbom::SbomInpu
 }
 
 Result<sbom::ImageTree> image_tree(const SbomArgs& args, const std::optional<lock::Lock>& lock) {
-  const int given = (args.root.empty() ? 0 : 1) + (args.sqsh.empty() ? 0 : 1) +
-                    (args.image.empty() ? 0 : 1);
+  const int given =
+      (args.root.empty() ? 0 : 1) + (args.sqsh.empty() ? 0 : 1) + (args.image.empty() ? 0 : 1);
   if (given != 1) {
     return input_error("give exactly one of --root DIR, --sqsh FILE and --image REF@DIGEST");
   }
@@ -99,7 +99,7 @@ Result<sbom::ImageTree> image_tree(const SbomArgs& args, const std::optional<loc
   std::string platform = args.platform;
   if (platform.empty()) {
     platform = lock && !lock->base_image.platform.empty() ? lock->base_image.platform
-                                                           : oci::k_default_platform;
+                                                          : oci::k_default_platform;
   }
   return sbom::tree_of_image(ref, platform, args.registry,
                              lock ? lock->enroot.locale : lock::EnrootLocale::utf8);

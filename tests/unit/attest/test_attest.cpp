@@ -11,10 +11,11 @@ using nlohmann::json;
 namespace {
 
 std::string envelope_of(const std::string& predicate_type) {
-  const json statement = {{"_type", "https://in-toto.io/Statement/v1"},
-                          {"subject", json::array({{{"name", "x"}, {"digest", {{"sha256", "ab"}}}}})},
-                          {"predicateType", predicate_type},
-                          {"predicate", json::object()}};
+  const json statement = {
+      {"_type", "https://in-toto.io/Statement/v1"},
+      {"subject", json::array({{{"name", "x"}, {"digest", {{"sha256", "ab"}}}}})},
+      {"predicateType", predicate_type},
+      {"predicate", json::object()}};
   return json({{"payload", util::base64_encode(statement.dump())},
                {"payloadType", "application/vnd.in-toto+json"},
                {"signatures", json::array({{{"keyid", "k"}, {"sig", "c2ln"}}})}})
@@ -26,17 +27,21 @@ std::string envelope_of(const std::string& predicate_type) {
 TEST_SUITE("attest") {
 
   TEST_CASE("the referrers tag is the spec's, for every example it gives") {
-    CHECK(attest::referrers_tag("sha256:" + std::string(64, 'a')) == "sha256-" + std::string(64, 'a'));
-    CHECK(attest::referrers_tag("sha512:" + std::string(128, 'a')) == "sha512-" + std::string(64, 'a'));
+    CHECK(attest::referrers_tag("sha256:" + std::string(64, 'a')) ==
+          "sha256-" + std::string(64, 'a'));
+    CHECK(attest::referrers_tag("sha512:" + std::string(128, 'a')) ==
+          "sha512-" + std::string(64, 'a'));
     CHECK(attest::referrers_tag(
               "test+algorithm+using+algorithm+separators+and+lots+of+characters+to+excercise+"
               "overall+truncation:alsoSome=InTheEncodedSectionToShowHyphenReplacementAndLotsAndLots"
               "OfCharactersToExcerciseEncodedTruncation") ==
-          "test-algorithm-using-algorithm-s-alsoSome-InTheEncodedSectionToShowHyphenReplacementAndLotsAndLot");
+          "test-algorithm-using-algorithm-s-alsoSome-"
+          "InTheEncodedSectionToShowHyphenReplacementAndLotsAndLot");
   }
 
   TEST_CASE("files are told apart by content") {
-    auto provenance = attest::classify("p.dsse.json", envelope_of("https://slsa.dev/provenance/v1"));
+    auto provenance =
+        attest::classify("p.dsse.json", envelope_of("https://slsa.dev/provenance/v1"));
     REQUIRE(provenance.has_value());
     CHECK(provenance->kind == attest::Kind::provenance);
     CHECK(provenance->media_type == "application/vnd.dsse.envelope.v1+json");
@@ -98,9 +103,9 @@ TEST_SUITE("attest") {
                                              "application/vnd.oci.image.index.v1+json", "tag t");
     REQUIRE(read.has_value());
     CHECK(*read == index);
-    const auto wrong = attest::read_tag_index(R"({"schemaVersion": 2, "layers": []})",
-                                              "application/vnd.oci.image.manifest.v1+json",
-                                              "tag t");
+    const auto wrong =
+        attest::read_tag_index(R"({"schemaVersion": 2, "layers": []})",
+                               "application/vnd.oci.image.manifest.v1+json", "tag t");
     REQUIRE_FALSE(wrong.has_value());
     CHECK(wrong.error().message == "tag t holds a 'application/vnd.oci.image.manifest.v1+json', "
                                    "not an image index of referrers; it is left as it is");

@@ -30,9 +30,11 @@ void make_image(const std::filesystem::path& root) {
   const auto site = root / "opt/venv/lib/python3.12/site-packages";
   test::write_text(site / "six-1.16.0.dist-info/METADATA", "Name: six\nVersion: 1.16.0\n\n");
   test::write_text(site / "six-1.16.0.dist-info/WHEEL", "Tag: py2-none-any\nTag: py3-none-any\n");
-  test::write_text(site / "Extra_Thing-0.1.dist-info/METADATA", "Name: Extra_Thing\nVersion: 0.1\n");
-  test::write_text(root / "usr/local/cuda/version.json",
-                   R"({"cuda_cudart": {"version": "13.0.96"}, "libcublas": {"version": "13.1.0.3"}})");
+  test::write_text(site / "Extra_Thing-0.1.dist-info/METADATA",
+                   "Name: Extra_Thing\nVersion: 0.1\n");
+  test::write_text(
+      root / "usr/local/cuda/version.json",
+      R"({"cuda_cudart": {"version": "13.0.96"}, "libcublas": {"version": "13.1.0.3"}})");
   test::write_text(root / "opt/megatron-lm/.envlock-commit", k_commit + "\n");
 }
 
@@ -44,10 +46,12 @@ lock::Lock make_lock() {
   lock.base_image.digest = "sha256:" + std::string(64, 'a');
   lock.base_image.platform_digest = "sha256:" + std::string(64, 'b');
   lock.base_image.platform = "linux/amd64";
-  lock.sources["megatron"] = {"https://github.com/NVIDIA/Megatron-LM.git", "core_v0.19.0", k_commit};
-  lock.python.uv_lock.packages = {{"missing-pkg", "2.0", "registry", "https://pypi.example.invalid/simple"},
-                                  {"project", "", "virtual", "."},
-                                  {"six", "1.16.0", "registry", "https://pypi.example.invalid/simple"}};
+  lock.sources["megatron"] = {"https://github.com/NVIDIA/Megatron-LM.git", "core_v0.19.0",
+                              k_commit};
+  lock.python.uv_lock.packages = {
+      {"missing-pkg", "2.0", "registry", "https://pypi.example.invalid/simple"},
+      {"project", "", "virtual", "."},
+      {"six", "1.16.0", "registry", "https://pypi.example.invalid/simple"}};
   lock.enroot.source_date_epoch = 1700000000;
   return lock;
 }
@@ -141,7 +145,8 @@ TEST_SUITE("sbom") {
 
     const json* libc = component_named(doc, "libc6");
     REQUIRE(libc != nullptr);
-    CHECK((*libc)["purl"] == "pkg:deb/ubuntu/libc6@1%3A2.39-0ubuntu8?arch=amd64&distro=ubuntu-24.04");
+    CHECK((*libc)["purl"] ==
+          "pkg:deb/ubuntu/libc6@1%3A2.39-0ubuntu8?arch=amd64&distro=ubuntu-24.04");
     CHECK(component_named(doc, "old") == nullptr);
     CHECK(property(doc["metadata"], "envlock:dpkg:not-installed") ==
           "1 stanzas whose Status is not installed (left out)");

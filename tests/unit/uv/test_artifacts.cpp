@@ -11,9 +11,10 @@ TEST_SUITE("uv") {
           std::vector<std::string>{"py2-none-any", "py3-none-any"});
     CHECK(uv::wheel_tags("torch-2.7.0-1-cp312-cp312-manylinux_2_28_x86_64.whl") ==
           std::vector<std::string>{"cp312-cp312-manylinux_2_28_x86_64"});
-    CHECK(uv::wheel_tags("numpy-2.0.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl") ==
-          std::vector<std::string>{"cp312-cp312-manylinux2014_x86_64",
-                                   "cp312-cp312-manylinux_2_17_x86_64"});
+    CHECK(
+        uv::wheel_tags("numpy-2.0.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl") ==
+        std::vector<std::string>{"cp312-cp312-manylinux2014_x86_64",
+                                 "cp312-cp312-manylinux_2_17_x86_64"});
     CHECK(uv::wheel_tags("six-1.16.0.tar.gz").empty());
     CHECK(uv::wheel_tags("not-a-wheel.whl").empty());
   }
@@ -49,7 +50,8 @@ source = { virtual = "." }
     CHECK(six.sdist->size == 34041U);
     REQUIRE(six.wheels.size() == 2);
     CHECK(six.wheels[0].filename == "six-1.16.0-py2.py3-none-any.whl");
-    CHECK(six.wheels[0].sha256 == "8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254");
+    CHECK(six.wheels[0].sha256 ==
+          "8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254");
     CHECK(six.wheels[1].filename == "six-1.16.0-py3-none-any.whl");
     CHECK(six.wheels[1].sha256.empty());
     CHECK(read->back().wheels.empty());
@@ -63,8 +65,7 @@ source = { virtual = "." }
     REQUIRE_FALSE(bad.has_value());
     CHECK(bad.error().message ==
           "uv.lock: package 'x' wheel: hash 'sha256:zz' is not sha256:<64 hex>");
-    const auto not_array =
-        uv::read_artifacts("[[package]]\nname = \"x\"\nwheels = 3\n", "uv.lock");
+    const auto not_array = uv::read_artifacts("[[package]]\nname = \"x\"\nwheels = 3\n", "uv.lock");
     REQUIRE_FALSE(not_array.has_value());
     CHECK(not_array.error().message == "uv.lock: package 'x': wheels must be an array");
     const auto broken = uv::read_artifacts("[[package]\n", "uv.lock");
