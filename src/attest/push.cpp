@@ -14,10 +14,10 @@ using nlohmann::json;
 namespace {
 
 std::chrono::milliseconds settle_time(const PushSettings& settings) {
-  static std::minstd_rand random(static_cast<unsigned>(::getpid()) ^
-                                 static_cast<unsigned>(std::random_device{}()));
+  static std::minstd_rand generator(static_cast<unsigned>(::getpid()) ^
+                                    static_cast<unsigned>(std::random_device{}()));
   const auto spread = std::max<long long>(1, settings.settle.count());
-  return settings.settle + std::chrono::milliseconds(static_cast<long long>(random()) % spread);
+  return settings.settle + std::chrono::milliseconds(static_cast<long long>(generator()) % spread);
 }
 
 // Adds `descriptor` to the index at the referrers tag of `subject`.

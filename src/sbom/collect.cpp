@@ -150,8 +150,8 @@ Result<Bom> collect_bom(const SbomInputs& inputs) {
   } else {
     bom.properties.push_back({"envlock:lock", "none given: nothing compared with a lock"});
   }
-  PythonPart python =
-      python_packages(context, lock.python.uv_lock.packages, artifacts, inputs.lock.has_value());
+  PythonPart python = python_packages(context, lock.python.uv_lock.packages, artifacts,
+                                      inputs.lock ? LockGiven::yes : LockGiven::no);
   append(bom.components, std::move(python.components));
   append(bom.properties, python.properties);
   SystemPart system = system_packages(context);

@@ -44,7 +44,7 @@ Result<ImageTree> tree_of_sqsh(const fs::path& sqsh) {
   ENVLOCK_TRY_ASSIGN(tree.scratch, util::TempDir::create("envlock-sbom"));
   tree.root = tree.scratch->path() / "rootfs";
   ENVLOCK_TRY_ASSIGN(const util::ProcessResult unpacked,
-                     util::run_process({"unsquashfs", "-no-progress", "-no-xattrs", "-quiet", "-d",
+                     util::run_process({"unsquashfs", "-no-progress", "-no-xattrs", "-d",
                                         tree.root.string(), sqsh.string()}));
   if (unpacked.exit_code != 0) {
     return env_error("unsquashfs " + sqsh.string() + ": exit " +

@@ -103,7 +103,8 @@ void match_to_lock(const verify::RunContext& context, const verify::Distribution
 
 PythonPart python_packages(const verify::RunContext& context,
                            const std::vector<lock::UvPackage>& locked,
-                           const std::vector<uv::PackageArtifacts>& artifacts, bool have_lock) {
+                           const std::vector<uv::PackageArtifacts>& artifacts,
+                           LockGiven lock_given) {
   PythonPart out;
   const verify::PythonEnvironment& env = context.python();
   out.properties.push_back(
@@ -148,7 +149,7 @@ PythonPart python_packages(const verify::RunContext& context,
       if (!dist.problem.empty()) {
         component.properties.push_back({"envlock:python:metadata", dist.problem});
       }
-      if (have_lock) {
+      if (lock_given == LockGiven::yes) {
         const auto it = by_name.find(key);
         if (it == by_name.end()) {
           component.properties.push_back({"envlock:lock", "not in uv.lock"});

@@ -19,10 +19,14 @@ struct PythonPart {
   std::vector<Property> properties;  // the environment, and each locked package not installed
 };
 
+// Whether there is a lock to compare the distributions with.
+enum class LockGiven { yes, no };
+
 // Reads the distributions through `context` (inside its root). `locked` are the lock's uv.lock
-// packages (empty: no lock given, nothing is compared); `artifacts` uv.lock's files.
+// packages; `artifacts` uv.lock's files. With LockGiven::no nothing is compared.
 PythonPart python_packages(const verify::RunContext& context,
                            const std::vector<lock::UvPackage>& locked,
-                           const std::vector<uv::PackageArtifacts>& artifacts, bool have_lock);
+                           const std::vector<uv::PackageArtifacts>& artifacts,
+                           LockGiven lock_given);
 
 } // namespace envlock::sbom
