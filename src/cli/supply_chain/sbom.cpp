@@ -84,11 +84,6 @@ Status read_uv_lock(const SbomArgs& args, const lock::Lock& lock, sbom::SbomInpu
 }
 
 Result<sbom::ImageTree> image_tree(const SbomArgs& args, const std::optional<lock::Lock>& lock) {
-  const int given =
-      (args.root.empty() ? 0 : 1) + (args.sqsh.empty() ? 0 : 1) + (args.image.empty() ? 0 : 1);
-  if (given != 1) {
-    return input_error("give exactly one of --root DIR, --sqsh FILE and --image REF@DIGEST");
-  }
   if (!args.root.empty()) {
     return sbom::tree_of_folder(args.root);
   }
@@ -110,6 +105,11 @@ Result<ExitCode> run_sbom(SbomArgs& args) {
     return input_error(
         "--format spdx: not offered: no SPDX 2.3 validator from the registries envlock's tests "
         "use can check it, so envlock writes CycloneDX 1.6 only (docs/manual/sbom.md)");
+  }
+  const int given =
+      (args.root.empty() ? 0 : 1) + (args.sqsh.empty() ? 0 : 1) + (args.image.empty() ? 0 : 1);
+  if (given != 1) {
+    return input_error("give exactly one of --root DIR, --sqsh FILE and --image REF@DIGEST");
   }
   ENVLOCK_TRY_ASSIGN(const auto epoch, source_date_epoch_override(args.epoch));
   ENVLOCK_TRY_ASSIGN(std::optional<lock::Lock> lock, read_optional_lock(args));
