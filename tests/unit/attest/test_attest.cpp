@@ -6,19 +6,19 @@
 #include <doctest/doctest.h>
 
 using namespace envlock;
-using nlohmann::json;
 
 namespace {
 
 std::string envelope_of(const std::string& predicate_type) {
-  const json statement = {
+  const nlohmann::json statement = {
       {"_type", "https://in-toto.io/Statement/v1"},
-      {"subject", json::array({{{"name", "x"}, {"digest", {{"sha256", "ab"}}}}})},
+      {"subject", nlohmann::json::array({{{"name", "x"}, {"digest", {{"sha256", "ab"}}}}})},
       {"predicateType", predicate_type},
-      {"predicate", json::object()}};
-  return json({{"payload", util::base64_encode(statement.dump())},
-               {"payloadType", "application/vnd.in-toto+json"},
-               {"signatures", json::array({{{"keyid", "k"}, {"sig", "c2ln"}}})}})
+      {"predicate", nlohmann::json::object()}};
+  return nlohmann::json(
+             {{"payload", util::base64_encode(statement.dump())},
+              {"payloadType", "application/vnd.in-toto+json"},
+              {"signatures", nlohmann::json::array({{{"keyid", "k"}, {"sig", "c2ln"}}})}})
       .dump();
 }
 
@@ -75,7 +75,7 @@ TEST_SUITE("attest") {
                                   "sha256:" + std::string(64, 'b'), 1234};
     const std::string text = attest::artifact_manifest(*file, subject);
     CHECK(text == attest::artifact_manifest(*file, subject));
-    const json doc = json::parse(text);
+    const nlohmann::json doc = nlohmann::json::parse(text);
     CHECK(doc["artifactType"] == "application/vnd.cyclonedx+json");
     CHECK(doc["config"]["mediaType"] == "application/vnd.oci.empty.v1+json");
     CHECK(doc["config"]["digest"] == "sha256:" + util::sha256_hex("{}"));
@@ -84,7 +84,8 @@ TEST_SUITE("attest") {
     CHECK(doc["layers"][0]["annotations"]["org.opencontainers.image.title"] == "sbom.cdx.json");
     CHECK(doc["subject"]["digest"] == subject.digest);
     CHECK(doc["subject"]["size"] == 1234);
-    const json descriptor = attest::referrer_descriptor(text, "sha256:" + util::sha256_hex(text));
+    const nlohmann::json descriptor =
+        attest::referrer_descriptor(text, "sha256:" + util::sha256_hex(text));
     CHECK(descriptor["artifactType"] == "application/vnd.cyclonedx+json");
     CHECK(descriptor["size"] == text.size());
     CHECK(descriptor["annotations"]["dev.envlock.attestation"] == "sbom");
@@ -92,8 +93,8 @@ TEST_SUITE("attest") {
   }
 
   TEST_CASE("the tag's index: read, added to once, and refused when it is no index") {
-    json index = attest::empty_index();
-    const json one = {{"digest", "sha256:" + std::string(64, '1')}, {"size", 1}};
+    nlohmann::json index = attest::empty_index();
+    const nlohmann::json one = {{"digest", "sha256:" + std::string(64, '1')}, {"size", 1}};
     index = attest::with_descriptor(index, one);
     index = attest::with_descriptor(index, one);
     CHECK(index["manifests"].size() == 1);

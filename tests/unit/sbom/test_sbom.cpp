@@ -9,7 +9,6 @@
 #include <regex>
 
 using namespace envlock;
-using nlohmann::json;
 
 namespace {
 
@@ -65,7 +64,7 @@ wheels = [
 ]
 )";
 
-const json* component_named(const json& doc, const std::string& name) {
+const nlohmann::json* component_named(const nlohmann::json& doc, const std::string& name) {
   for (const auto& component : doc["components"]) {
     if (component["name"] == name) {
       return &component;
@@ -74,8 +73,8 @@ const json* component_named(const json& doc, const std::string& name) {
   return nullptr;
 }
 
-std::string property(const json& object, const std::string& name) {
-  for (const auto& p : object.value("properties", json::array())) {
+std::string property(const nlohmann::json& object, const std::string& name) {
+  for (const auto& p : object.value("properties", nlohmann::json::array())) {
     if (p["name"] == name) {
       return p["value"];
     }
@@ -125,25 +124,25 @@ TEST_SUITE("sbom") {
     inputs.envlock_version = "0.1.0";
     const auto bom = sbom::collect_bom(inputs);
     REQUIRE(bom.has_value());
-    const json doc = sbom::to_cyclonedx(*bom);
+    const nlohmann::json doc = sbom::to_cyclonedx(*bom);
     CHECK(util::canonical_json(doc) == util::canonical_json(sbom::to_cyclonedx(*bom)));
     CHECK(doc["specVersion"] == "1.6");
     CHECK(doc["metadata"]["timestamp"] == "2023-11-14T22:13:20Z");
 
-    const json* six = component_named(doc, "six");
+    const nlohmann::json* six = component_named(doc, "six");
     REQUIRE(six != nullptr);
     CHECK((*six)["purl"] == "pkg:pypi/six@1.16.0");
     CHECK((*six)["hashes"][0]["content"] == k_six_wheel);
     CHECK(property(*six, "envlock:lock") == "locked");
     CHECK(property(*six, "envlock:uv:wheel") == "six-1.16.0-py2.py3-none-any.whl");
-    const json* extra = component_named(doc, "Extra_Thing");
+    const nlohmann::json* extra = component_named(doc, "Extra_Thing");
     REQUIRE(extra != nullptr);
     CHECK((*extra)["purl"] == "pkg:pypi/extra-thing@0.1");
     CHECK(property(*extra, "envlock:lock") == "not in uv.lock");
     CHECK(property(doc["metadata"], "envlock:python:locked-not-installed") ==
           "pkg:pypi/missing-pkg@2.0");
 
-    const json* libc = component_named(doc, "libc6");
+    const nlohmann::json* libc = component_named(doc, "libc6");
     REQUIRE(libc != nullptr);
     CHECK((*libc)["purl"] ==
           "pkg:deb/ubuntu/libc6@1%3A2.39-0ubuntu8?arch=amd64&distro=ubuntu-24.04");
@@ -151,23 +150,23 @@ TEST_SUITE("sbom") {
     CHECK(property(doc["metadata"], "envlock:dpkg:not-installed") ==
           "1 stanzas whose Status is not installed (left out)");
 
-    const json* cuda = component_named(doc, "cuda-runtime");
+    const nlohmann::json* cuda = component_named(doc, "cuda-runtime");
     REQUIRE(cuda != nullptr);
     CHECK((*cuda)["version"] == "13.0.96");
     CHECK(property(*cuda, "envlock:found-in") == "/usr/local/cuda/version.json (cuda_cudart)");
-    const json* cublas = component_named(doc, "cublas");
+    const nlohmann::json* cublas = component_named(doc, "cublas");
     REQUIRE(cublas != nullptr);
     CHECK((*cublas)["version"] == "13.1.0.3");
 
-    const json* megatron = component_named(doc, "Megatron-LM");
+    const nlohmann::json* megatron = component_named(doc, "Megatron-LM");
     REQUIRE(megatron != nullptr);
     CHECK((*megatron)["version"] == k_commit);
     CHECK((*megatron)["purl"] == "pkg:github/nvidia/megatron-lm@" + k_commit);
     CHECK(property(*megatron, "envlock:found-in") == "/opt/megatron-lm/.envlock-commit");
 
-    const json& subject = doc["metadata"]["component"];
+    const nlohmann::json& subject = doc["metadata"]["component"];
     CHECK(subject["name"] == "registry.example.invalid/ml/train");
-    const json& base = subject["pedigree"]["ancestors"][0];
+    const nlohmann::json& base = subject["pedigree"]["ancestors"][0];
     CHECK(base["purl"] == "pkg:oci/pytorch@sha256%3A" + std::string(64, 'b') +
                               "?repository_url=registry.example.invalid/nvidia/pytorch");
     CHECK(property(doc["metadata"], "envlock:gpu:nccl").starts_with("not found: "));
@@ -180,7 +179,7 @@ TEST_SUITE("sbom") {
     inputs.root = dir.path();
     const auto bom = sbom::collect_bom(inputs);
     REQUIRE(bom.has_value());
-    const json doc = sbom::to_cyclonedx(*bom);
+    const nlohmann::json doc = sbom::to_cyclonedx(*bom);
     CHECK_FALSE(doc["metadata"].contains("timestamp"));
     CHECK(property(*component_named(doc, "six"), "envlock:lock") == "(none)");
     CHECK(property(doc["metadata"], "envlock:lock") == "none given: nothing compared with a lock");
