@@ -8,7 +8,7 @@
 # Usage: ENVLOCK=build/envlock [DEMO=DIR] bash bench/sbom.sh   (CI does not run benches)
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-ENVLOCK=${ENVLOCK:-$REPO/build/envlock}
+ENVLOCK=$(realpath "${ENVLOCK:-$REPO/build/envlock}")
 for t in docker-registry umoci skopeo curl python3 bc; do
   command -v "$t" >/dev/null || { echo "bench/sbom.sh: $t is missing" >&2; exit 3; }
 done
@@ -16,14 +16,16 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/envlock-bench-sbom.XXXXXX")
 . "$REPO/scripts/lib/demo_services.sh"
 trap 'demo_stop_all; rm -rf "$W"' EXIT
 now() { date +%s.%N; }
-# best CMD...: the shortest wall time of three runs, in seconds.
+# best CMD...: the shortest wall time of three runs, in seconds; fails (naming CMD) when a run does.
 best() {
   local b="" s t
   for _ in 1 2 3; do
-    s=$(now); "$@" >/dev/null 2>&1; t=$(echo "$(now) - $s" | bc)
+    s=$(now)
+    "$@" >/dev/null 2>"$W/best.err" || { echo "bench/sbom.sh: $* failed: $(tail -1 "$W/best.err")" >&2; return 1; }
+    t=$(echo "$(now) - $s" | bc)
     if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
   done
-  echo "$b"
+  printf '%.3f\n' "$b"
 }
 size() { stat -c %s "$1"; }
 
@@ -51,8 +53,8 @@ demo_push_base "$W/image" "$DEMO_REGISTRY/bench/app:v1" >/dev/null
 digest=$(skopeo inspect --tls-verify=false --format '{{.Digest}}' "docker://$DEMO_REGISTRY/bench/app:v1")
 image=$DEMO_REGISTRY/bench/app@$digest
 s=$(now); "$ENVLOCK" attest push --image "$image" tree.cdx.json >/dev/null
-push=$(echo "$(now) - $s" | bc)
+push=$(printf '%.3f' "$(echo "$(now) - $s" | bc)")
 s=$(now); "$ENVLOCK" attest fetch "$image" --type sbom -o fetched.cdx.json >/dev/null
-fetch=$(echo "$(now) - $s" | bc)
+fetch=$(printf '%.3f' "$(echo "$(now) - $s" | bc)")
 cmp -s tree.cdx.json fetched.cdx.json && same="equal bytes" || same="DIFFERENT bytes"
 echo "attest push (docker-registry, tag schema): $push s; fetch: $fetch s; $same ($(size tree.cdx.json) bytes)"
