@@ -3,9 +3,9 @@
 // `list`, `fetch`, and `verdict` (a node's report as a signed in-toto Test Result statement)
 // (docs/manual/attest.md).
 #include "attest/list.hpp"
-#include "attest/push.hpp"
 #include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
+#include "cli/supply_chain/attach.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "provenance/build_record.hpp"
@@ -36,13 +36,6 @@ struct PushArgs {
   std::vector<std::string> files;
   oci::RegistryOptions registry;
 };
-
-std::string where_listed(const attest::Pushed& pushed) {
-  if (pushed.listing == attest::Listing::referrers_api) {
-    return "listed by the referrers API";
-  }
-  return "listed in tag " + pushed.tag + " (the registry has no referrers API)";
-}
 
 // --image, else the image `envlock build --push` recorded in build-result.json here.
 Result<oci::ImageRef> image_to_attest(const PushArgs& args) {
@@ -75,11 +68,7 @@ Result<ExitCode> run_push(const PushArgs& args) {
     files.push_back(std::move(file));
   }
   oci::RegistryClient client(args.registry);
-  for (const auto& file : files) {
-    ENVLOCK_TRY_ASSIGN(const attest::Pushed pushed, attest::push_attestation(client, image, file));
-    std::cout << "pushed " << pushed.title << " (" << attest::to_string(pushed.kind) << ") as "
-              << image.name() << "@" << pushed.digest << ", " << where_listed(pushed) << "\n";
-  }
+  ENVLOCK_TRY(attach_files(client, image, files));
   return ExitCode::ok;
 }
 

@@ -4,17 +4,9 @@
 #include "cli/project_files.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/source_date_epoch.hpp"
+#include "cli/supply_chain/sbom_document.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
-#include "lock/lock.hpp"
-#include "oci/platform.hpp"
-#include "sbom/collect.hpp"
-#include "sbom/cyclonedx.hpp"
-#include "sbom/image_tree.hpp"
-#include "util/fs.hpp"
-#include "util/json.hpp"
-#include "util/sha256.hpp"
-#include "uv/uv_lock.hpp"
 
 #include <iostream>
 #include <memory>
@@ -42,62 +34,16 @@ struct SbomArgs {
 
 // The lock, when --lock names one or envlock.lock.json is found here or above; else nothing,
 // said on standard error.
-Result<std::optional<lock::Lock>> read_optional_lock(SbomArgs& args) {
+std::optional<std::string> sbom_lock_path(SbomArgs& args) {
   find_in_parents(args.lock_option, args.lock);
   std::error_code ec;
   if (args.lock_option->count() == 0 && !fs::exists(args.lock, ec)) {
     std::cerr << "envlock: no lock (" << k_sbom_default_lock
               << " not found here or above): the SBOM lists what is installed, compared with "
                  "no lock\n";
-    return std::optional<lock::Lock>();
+    return std::nullopt;
   }
-  ENVLOCK_TRY_ASSIGN(lock::Lock lock, lock::read_lock(args.lock));
-  return std::optional<lock::Lock>(std::move(lock));
-}
-
-// uv.lock beside the manifest the lock was made from, checked against the lock's sha256.
-Status read_uv_lock(const SbomArgs& args, const lock::Lock& lock, sbom::SbomInputs& inputs) {
-  if (lock.python.uv_lock.path.empty()) {
-    return {};
-  }
-  const fs::path manifest_dir =
-      fs::path(args.lock).parent_path() / fs::path(lock.manifest_path).parent_path();
-  const fs::path path = (manifest_dir / lock.python.uv_lock.path).lexically_normal();
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    std::cerr << "envlock: " << path.string()
-              << ": not found; the SBOM gives no wheel hashes (uv.lock is read beside the "
-                 "manifest)\n";
-    return {};
-  }
-  ENVLOCK_TRY_ASSIGN(std::string text, util::read_file_limited(path, uv::k_uv_lock_limit));
-  const std::string sha = util::sha256_hex(text);
-  if (sha != lock.python.uv_lock.sha256) {
-    return input_error(path.string() + ": sha256 " + sha + ", not the " +
-                       lock.python.uv_lock.sha256 + " " + args.lock +
-                       " records; lock again (envlock lock) or give the lock uv.lock was locked "
-                       "with");
-  }
-  inputs.uv_lock_text = std::move(text);
-  inputs.uv_lock_origin = path.string();
-  return {};
-}
-
-Result<sbom::ImageTree> image_tree(const SbomArgs& args, const std::optional<lock::Lock>& lock) {
-  if (!args.root.empty()) {
-    return sbom::tree_of_folder(args.root);
-  }
-  if (!args.sqsh.empty()) {
-    return sbom::tree_of_sqsh(args.sqsh);
-  }
-  ENVLOCK_TRY_ASSIGN(const oci::ImageRef ref, oci::parse_image_ref(args.image));
-  std::string platform = args.platform;
-  if (platform.empty()) {
-    platform = lock && !lock->base_image.platform.empty() ? lock->base_image.platform
-                                                          : oci::k_default_platform;
-  }
-  return sbom::tree_of_image(ref, platform, args.registry,
-                             lock ? lock->enroot.locale : lock::EnrootLocale::utf8);
+  return args.lock;
 }
 
 Result<ExitCode> run_sbom(SbomArgs& args) {
@@ -112,24 +58,18 @@ Result<ExitCode> run_sbom(SbomArgs& args) {
     return input_error("give exactly one of --root DIR, --sqsh FILE and --image REF@DIGEST");
   }
   ENVLOCK_TRY_ASSIGN(const auto epoch, source_date_epoch_override(args.epoch));
-  ENVLOCK_TRY_ASSIGN(std::optional<lock::Lock> lock, read_optional_lock(args));
-  ENVLOCK_TRY_ASSIGN(const sbom::ImageTree tree, image_tree(args, lock));
-  for (const auto& note : tree.notes) {
-    std::cerr << "envlock: " << note << "\n";
-  }
-  sbom::SbomInputs inputs;
-  inputs.root = tree.root;
-  inputs.image = tree.facts;
-  if (lock) {
-    ENVLOCK_TRY(read_uv_lock(args, *lock, inputs));
-  }
-  inputs.lock = std::move(lock);
+  SbomSource source;
+  source.root = args.root;
+  source.sqsh = args.sqsh;
+  source.image = args.image;
+  source.lock = sbom_lock_path(args);
+  source.platform = args.platform;
   if (epoch) {
-    inputs.source_date_epoch = epoch->value;
+    source.source_date_epoch = epoch->value;
   }
-  inputs.envlock_version = ENVLOCK_VERSION;
-  ENVLOCK_TRY_ASSIGN(const sbom::Bom bom, sbom::collect_bom(inputs));
-  ENVLOCK_TRY(cmdline::write_output(args.output, util::canonical_json(sbom::to_cyclonedx(bom))));
+  source.registry = args.registry;
+  ENVLOCK_TRY_ASSIGN(const std::string document, sbom_document(source));
+  ENVLOCK_TRY(cmdline::write_output(args.output, document));
   return ExitCode::ok;
 }
 
