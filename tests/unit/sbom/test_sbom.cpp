@@ -12,7 +12,7 @@ using namespace envlock;
 
 namespace {
 
-const std::string k_commit = "0123456789abcdef0123456789abcdef01234567";
+const std::string k_sbom_commit = "0123456789abcdef0123456789abcdef01234567";
 const std::string k_six_wheel = "8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254";
 
 void make_image(const std::filesystem::path& root) {
@@ -34,7 +34,7 @@ void make_image(const std::filesystem::path& root) {
   test::write_text(
       root / "usr/local/cuda/version.json",
       R"({"cuda_cudart": {"version": "13.0.96"}, "libcublas": {"version": "13.1.0.3"}})");
-  test::write_text(root / "opt/megatron-lm/.envlock-commit", k_commit + "\n");
+  test::write_text(root / "opt/megatron-lm/.envlock-commit", k_sbom_commit + "\n");
 }
 
 lock::Lock make_lock() {
@@ -46,7 +46,7 @@ lock::Lock make_lock() {
   lock.base_image.platform_digest = "sha256:" + std::string(64, 'b');
   lock.base_image.platform = "linux/amd64";
   lock.sources["megatron"] = {"https://github.com/NVIDIA/Megatron-LM.git", "core_v0.19.0",
-                              k_commit};
+                              k_sbom_commit};
   lock.python.uv_lock.packages = {
       {"missing-pkg", "2.0", "registry", "https://pypi.example.invalid/simple"},
       {"project", "", "virtual", "."},
@@ -160,8 +160,8 @@ TEST_SUITE("sbom") {
 
     const nlohmann::json* megatron = component_named(doc, "Megatron-LM");
     REQUIRE(megatron != nullptr);
-    CHECK((*megatron)["version"] == k_commit);
-    CHECK((*megatron)["purl"] == "pkg:github/nvidia/megatron-lm@" + k_commit);
+    CHECK((*megatron)["version"] == k_sbom_commit);
+    CHECK((*megatron)["purl"] == "pkg:github/nvidia/megatron-lm@" + k_sbom_commit);
     CHECK(property(*megatron, "envlock:found-in") == "/opt/megatron-lm/.envlock-commit");
 
     const nlohmann::json& subject = doc["metadata"]["component"];
