@@ -1,7 +1,10 @@
 #include "chain/chain.hpp"
 
+#include "chain/verdict.hpp"
 #include "provenance/keys.hpp"
 #include "provenance/signing.hpp"
+#include "provenance/test_result.hpp"
+#include "util/base64.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 
@@ -186,6 +189,17 @@ LinkCheck check_report(const SignedLinks& s, const json& report, const std::stri
   return check;
 }
 
+bool is_verdict(const json& doc) {
+  if (!is_envelope(doc) || !doc["payload"].is_string()) {
+    return false;
+  }
+  const auto payload = util::base64_decode_lenient(doc["payload"].get<std::string>());
+  const json statement =
+      payload ? json::parse(*payload, nullptr, /*allow_exceptions=*/false) : json();
+  return statement.is_object() &&
+         statement.value("predicateType", "") == provenance::k_test_result_predicate_type;
+}
+
 std::vector<fs::path> reports_in(const fs::path& dir) {
   std::vector<fs::path> out;
   for (const fs::path& folder : {dir, dir / "nodes"}) {
@@ -195,7 +209,8 @@ std::vector<fs::path> reports_in(const fs::path& dir) {
         continue;
       }
       auto record = util::read_json_file(entry.path());
-      if (record && record->is_object() && record->value("schema", "") == "envlock.report/v1") {
+      if (record && record->is_object() &&
+          (record->value("schema", "") == "envlock.report/v1" || is_verdict(*record))) {
         out.push_back(entry.path());
       }
     }

@@ -60,8 +60,12 @@ LinkCheck check_report(const SignedLinks& signed_links, const nlohmann::json& re
 // node passed|failed (COUNTS)" for a report, or the broken link (with the node's outcome).
 std::string render_check(const LinkCheck& check);
 
-// The verification reports of a results folder: DIR/*.json and DIR/nodes/*.json whose schema is
-// envlock.report/v1, sorted by path.
+// Whether `doc` is a node's signed verdict: a DSSE envelope whose statement (not yet verified)
+// has the Test Result predicate (chain/verdict.hpp).
+bool is_verdict(const nlohmann::json& doc);
+
+// The node records of a results folder: DIR/*.json and DIR/nodes/*.json whose schema is
+// envlock.report/v1 or that are signed verdicts, sorted by path.
 std::vector<std::filesystem::path> reports_in(const std::filesystem::path& dir);
 
 } // namespace envlock::chain

@@ -1,9 +1,11 @@
 // `envlock chain verify`: every link from the signed provenance to each node's report
 // (docs/manual/chain.md).
 #include "chain/chain.hpp"
+#include "chain/verdict.hpp"
 #include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "util/fs.hpp"
 #include "util/json.hpp"
 
 #include <iostream>
@@ -82,8 +84,19 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
     reports.insert(reports.end(), found.begin(), found.end());
   }
   for (const auto& path : reports) {
-    ENVLOCK_TRY_ASSIGN(const nlohmann::json report, util::read_json_file(path));
-    checks.push_back(chain::check_report(signed_links, report, path.filename().string(), squashed));
+    ENVLOCK_TRY_ASSIGN(nlohmann::json report, util::read_json_file(path));
+    const std::string name = path.filename().string();
+    if (chain::is_envelope(report)) {
+      ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(path));
+      auto verdict = chain::verdict_record(text, name, args.pub);
+      if (!verdict && verdict.error().code == ExitCode::failed) {
+        // A verdict that does not verify is a broken link of its own; the others are checked.
+        checks.push_back(chain::LinkCheck{name, verdict.error().message, "", std::nullopt});
+        continue;
+      }
+      ENVLOCK_TRY_ASSIGN(report, std::move(verdict));
+    }
+    checks.push_back(chain::check_report(signed_links, report, name, squashed));
   }
   std::size_t broken = 0;
   std::size_t nodes = 0;
@@ -134,7 +147,9 @@ Runner setup_verify(CLI::App& app) {
   app.add_option("--results", args->results,
                  "A results folder (envlock fleet verify's): its reports, nodes/*.json included")
       ->type_name("DIR");
-  app.add_option("reports", args->reports, "Verification reports (envlock-verify --format json)");
+  app.add_option("reports", args->reports,
+                 "Verification reports (envlock-verify --format json) or signed node verdicts "
+                 "(envlock attest verdict)");
   cmdline::add_format_option(app, args->format, {"text", "json"},
                              "default: by -o's extension, else text; json is canonical");
   cmdline::add_output_option(app, args->output,

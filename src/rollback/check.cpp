@@ -2,6 +2,7 @@
 
 #include "lock/lock.hpp"
 #include "provenance/build_record.hpp"
+#include "provenance/keys.hpp"
 #include "squashfs/squash_result.hpp"
 #include "util/sha256.hpp"
 
@@ -126,6 +127,26 @@ void check_squashed_image(const squashfs::SquashResult& result, const std::strin
                name + ": image.manifest_digest");
 }
 
+// image.provenance: looked for only when the build result names a pushed image of this lock
+// (the image check says what is wrong otherwise).
+Check provenance_of(const std::optional<provenance::BuildRecord>& build,
+                    const std::string& lock_name, const std::string& lock_sha256,
+                    const provenance::Key& key, const std::string& key_origin,
+                    const AttachedProbe& attached) {
+  if (!build || !build->pushed || build->lock_sha256 != lock_sha256 || !attached) {
+    return {"image.provenance",
+            "",
+            Outcome::fail,
+            "",
+            "previous image's provenance: not looked for: no pushed image of " + lock_name +
+                " on record (see the image check)",
+            ""};
+  }
+  const ProvenanceTarget target{build->repository + "@" + build->digest, lock_name, lock_sha256,
+                                build->file_name + ": image.digest"};
+  return check_attached_provenance(target, key, key_origin, attached);
+}
+
 Check check_sqsh(const squashfs::SquashResult& result, const std::string& result_name,
                  const fs::path& dir) {
   const fs::path path = dir.empty() ? fs::path(result.file_name) : dir / result.file_name;
@@ -160,7 +181,8 @@ Check check_sqsh(const squashfs::SquashResult& result, const std::string& result
 
 } // namespace
 
-Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe) {
+Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe,
+                              const AttachedProbe& attached) {
   ENVLOCK_TRY_ASSIGN(const lock::Lock previous, lock::read_lock(inputs.previous_lock));
   const fs::path beside = inputs.previous_lock.parent_path();
   ENVLOCK_TRY_ASSIGN(
@@ -174,6 +196,11 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe) 
     if (!fs::is_directory(inputs.sqsh_dir, ec)) {
       return input_error("--sqsh-dir " + inputs.sqsh_dir.string() + ": not a folder");
     }
+  }
+  std::optional<provenance::Key> key;
+  if (!inputs.public_key.empty()) {
+    ENVLOCK_TRY_ASSIGN(key,
+                       provenance::read_key(inputs.public_key, provenance::KeyHalf::public_key));
   }
   Report report;
   report.previous_lock = inputs.previous_lock.filename().string();
@@ -213,6 +240,10 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe) 
   if (build) {
     report.previous_image = build->repository + "@" + build->digest;
     check_build_image(*build, lock_name, report.previous_lock_sha256, registry, checks);
+  }
+  if (key) {
+    checks.push_back(provenance_of(build, lock_name, report.previous_lock_sha256, *key,
+                                   inputs.public_key.string(), attached));
   }
   if (squashed) {
     const std::string name = squash_path->filename().string();
