@@ -6,6 +6,7 @@
 // depends on nothing but util and nlohmann/json, so the node-side verifier can read locks too.
 #pragma once
 
+#include "lock/health_expect.hpp"
 #include "lock/training.hpp"
 #include "util/result.hpp"
 
@@ -149,6 +150,9 @@ struct Expect {
   std::map<std::string, double> nccl_busbw_gbps;
   HostExpect host;
   ResumeExpect resume;
+  // expect.host.health, written inside expect.host; absent: health is judged by the defaults
+  // only where the lock expects GPUs (docs/manual/health.md).
+  std::optional<HealthExpect> health;
   bool operator==(const Expect&) const = default;
 };
 
