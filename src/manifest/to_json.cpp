@@ -38,6 +38,9 @@ nlohmann::json to_json(const Manifest& manifest) {
                    {"nccl_busbw_gbps", expect.nccl_busbw_gbps},
                    {"host", lock::host_expect_to_json(expect.host)},
                    {"resume", lock::resume_expect_to_json(expect.resume)}};
+  if (expect.health) {
+    out["expect"]["host"]["health"] = lock::health_expect_to_json(*expect.health);
+  }
   out["enroot"] = {{"squash_options", manifest.enroot.squash_options},
                    {"source_date_epoch", manifest.enroot.source_date_epoch}};
   if (manifest.enroot.locale != "C.UTF-8") {

@@ -102,8 +102,8 @@ lock::Lock manifest_fields(const manifest::Manifest& manifest,
   lock.build_args = manifest.build.args;
   const auto& e = manifest.expect;
   lock.expect = lock::Expect{
-      e.cuda, e.nccl,  e.pytorch, e.python, {e.gpus.count, e.gpus.model}, e.nccl_busbw_gbps,
-      e.host, e.resume};
+      e.cuda, e.nccl,   e.pytorch, e.python, {e.gpus.count, e.gpus.model}, e.nccl_busbw_gbps,
+      e.host, e.resume, e.health};
   lock.enroot = {
       manifest.enroot.squash_options, manifest.enroot.source_date_epoch,
       lock::parse_enroot_locale(manifest.enroot.locale).value_or(lock::EnrootLocale::utf8)};
