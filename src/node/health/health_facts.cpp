@@ -73,8 +73,9 @@ json collect_health(const HealthSources& sources, const GpuInventory& inventory)
   json host = json::object();
   const KernelLog log = read_kernel_log(sources.root, sources.dmesg);
   host["xids"] = xid_facts(log, gpus);
-  host["fabric_manager"] = process_state(sources.root, "nv-fabricmanager");
-  host["nvlsm"] = process_state(sources.root, "nvlsm");
+  auto services = process_states(sources.root, {"nv-fabricmanager", "nvlsm"});
+  host["fabric_manager"] = std::move(services["nv-fabricmanager"]);
+  host["nvlsm"] = std::move(services["nvlsm"]);
   host["ib.ports"] = read_ib_ports(sources.root);
   host["nvidia_peermem"] = read_peermem(sources.root);
   host["dcgm"] = run_dcgm_diag(sources.dcgm);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <system_error>
-#include <vector>
 
 namespace envlock::node::health {
 
@@ -30,37 +29,56 @@ std::vector<long> process_ids(const fs::path& proc, std::error_code& ec) {
   return pids;
 }
 
-bool process_is(const fs::path& root, long pid, const std::string& program) {
+// Whether the process whose comm is `comm` runs `program`: the comm is the program's name, cut to
+// 15 bytes; a cut name is confirmed by the command line's first word.
+bool runs_program(const fs::path& root, const std::string& base, std::string_view comm,
+                  const std::string& program) {
+  if (comm != std::string_view(program).substr(0, k_comm_length)) {
+    return false;
+  }
+  if (program.size() <= k_comm_length) {
+    return true;
+  }
   std::string why;
-  const std::string base = "/proc/" + std::to_string(pid);
-  if (const auto comm = read_host_file(root, base + "/comm", why)) {
-    if (util::trim(*comm) == program.substr(0, k_comm_length)) {
-      return true;
-    }
-  }
-  if (const auto cmdline = read_host_file(root, base + "/cmdline", why)) {
-    const std::string first = cmdline->substr(0, cmdline->find('\0'));
-    return fs::path(first).filename() == program;
-  }
-  return false;
+  const auto cmdline = read_host_file(root, base + "/cmdline", why);
+  return cmdline && fs::path(cmdline->substr(0, cmdline->find('\0'))).filename() == program;
 }
 
 } // namespace
 
-json process_state(const fs::path& root, const std::string& program) {
+std::map<std::string, json> process_states(const fs::path& root,
+                                           const std::vector<std::string>& programs) {
+  std::map<std::string, json> out;
   std::error_code ec;
   const auto pids = process_ids(root / "proc", ec);
-  if (ec) {
-    return missing_value("/proc", "/proc: " + ec.message());
+  for (const auto& program : programs) {
+    out[program] =
+        ec ? missing_value("/proc", "/proc: " + ec.message()) : value_fact("not running", "/proc");
   }
+  if (ec) {
+    return out;
+  }
+  std::size_t found = 0;
   for (const long pid : pids) {
-    if (process_is(root, pid, program)) {
-      json out = value_fact("running", "/proc/" + std::to_string(pid) + "/comm");
-      out["pid"] = pid;
-      return out;
+    const std::string base = "/proc/" + std::to_string(pid);
+    std::string why;
+    const auto comm = read_host_file(root, base + "/comm", why);
+    if (!comm) {
+      continue; // the process ended meanwhile
+    }
+    const std::string_view name = util::trim(*comm);
+    for (const auto& program : programs) {
+      if (out[program]["value"] == "not running" && runs_program(root, base, name, program)) {
+        out[program] = value_fact("running", base + "/comm");
+        out[program]["pid"] = pid;
+        ++found;
+      }
+    }
+    if (found == programs.size()) {
+      break;
     }
   }
-  return value_fact("not running", "/proc");
+  return out;
 }
 
 } // namespace envlock::node::health
