@@ -40,8 +40,12 @@ def smi(values, gpu, *paths):
 
 
 def shown(fact):
+    if fact is None:
+        return "(not reported)"
     if not isinstance(fact, dict):
         return str(fact)
+    if "skipped" in fact:
+        return "skipped: " + fact["skipped"]
     if fact.get("value") is None:
         return ("not supported: " if fact.get("not_supported") else "missing: ") + \
             str(fact.get("missing", fact.get("skipped", "")))
@@ -73,8 +77,8 @@ def main():
         ("retired_pages.double_bit", ["Retired Pages/Double Bit ECC"]),
         ("retired_pages.pending", ["Retired Pages/Pending Page Blacklist"]),
         ("clocks.event_reasons", ["Clocks Event Reasons/Idle", "Clocks Event Reasons/HW Slowdown",
-                                  "HW Slowdown/HW Thermal Slowdown",
-                                  "HW Slowdown/HW Power Brake Slowdown",
+                                  "Clocks Event Reasons/HW Thermal Slowdown",
+                                  "Clocks Event Reasons/HW Power Brake Slowdown",
                                   "Clocks Event Reasons/SW Thermal Slowdown",
                                   "Clocks Event Reasons/Sync Boost"]),
         ("clocks.event_reasons.active", []),
