@@ -214,7 +214,7 @@ export ENVLOCK_NODE_ROOT=$WORK/health/node4/root ENVLOCK_NVML=$STANDIN ENVLOCK_N
 ENV
 HEALTH_REASON="envlock: health.gpu.row_remap_pending GPU 3: drain, reset the GPU"
 j=$(sbatch --parsable -w node4 -o "$WORK/unhealthy.out" --wrap 'echo "ran on $SLURMD_NODENAME"')
-drained_health4() { [ "$(reason_of node4)" = "$HEALTH_REASON" ]; }
+drained_health4() { [ "$(state_of node4):$(reason_of node4)" = "drained:$HEALTH_REASON" ]; }
 wait_until 300 drained_health4
 check_eq "$(state_of node4):$(reason_of node4)" "drained:$HEALTH_REASON" "the prolog drains the node with the health finding's id and action"
 check_contains "$(sinfo -R -h -o '%E|%N')" "$HEALTH_REASON|node4" "sinfo -R shows what to do"
