@@ -52,7 +52,7 @@ void judge_lost(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
   out.push_back(check.result());
 }
 
-std::string seconds_text(const json& seconds) {
+std::string xid_time_text(const json& seconds) {
   if (!seconds.is_number()) {
     return "";
   }
@@ -112,7 +112,7 @@ void judge_xids(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
     const bool is_tolerated =
         tolerated && std::find(tolerated->begin(), tolerated->end(), xid) != tolerated->end();
     std::string what = "XID " + std::to_string(xid) + " (" + info.meaning + ")" +
-                       seconds_text(s.last.value("seconds", json(nullptr)));
+                       xid_time_text(s.last.value("seconds", json(nullptr)));
     if (s.count > 1) {
       what += ", " + std::to_string(s.count) + " times";
     }

@@ -27,7 +27,7 @@ only_failure(const HealthNode& node, const std::string& id, const std::string& d
   return c;
 }
 
-json& gpu(HealthNode& node, int index) {
+json& scenario_gpu(HealthNode& node, int index) {
   return node.scenario["gpus"][index];
 }
 
@@ -57,7 +57,7 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("a pending row remap: reset the GPU") {
     HealthNode node("hgx");
-    gpu(node, 3)["nvmlDeviceGetRemappedRows"] = {0, 1, 1, 0};
+    scenario_gpu(node, 3)["nvmlDeviceGetRemappedRows"] = {0, 1, 1, 0};
     const auto c = only_failure(node, "health.gpu.row_remap_pending",
                                 "health.gpu.row_remap_pending GPU 3: drain, reset the GPU");
     CHECK(c.reason ==
@@ -74,7 +74,7 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("a row remapping failure: return for repair") {
     HealthNode node("hgx");
-    gpu(node, 5)["nvmlDeviceGetRemappedRows"] = {0, 512, 0, 1};
+    scenario_gpu(node, 5)["nvmlDeviceGetRemappedRows"] = {0, 512, 0, 1};
     const auto c = only_failure(node, "health.gpu.row_remap_failure",
                                 "health.gpu.row_remap_failure GPU 5: drain, return for repair");
     CHECK(c.reason == "GPU 5: a row remapping failed (512 rows remapped for uncorrectable "
@@ -83,15 +83,15 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("a volatile uncorrected ECC error: reset the GPU; an old one only warns") {
     HealthNode node("hgx");
-    gpu(node, 1)["nvmlDeviceGetTotalEccErrors"]["uncorrected_volatile"] = 2;
-    gpu(node, 1)["nvmlDeviceGetTotalEccErrors"]["uncorrected_aggregate"] = 2;
+    scenario_gpu(node, 1)["nvmlDeviceGetTotalEccErrors"]["uncorrected_volatile"] = 2;
+    scenario_gpu(node, 1)["nvmlDeviceGetTotalEccErrors"]["uncorrected_aggregate"] = 2;
     const auto c = only_failure(node, "health.gpu.ecc_uncorrected",
                                 "health.gpu.ecc_uncorrected GPU 1: drain, reset the GPU");
     CHECK(c.reason ==
           "GPU 1: 2 uncorrected ECC errors since the driver loaded; drain, reset the GPU");
 
     HealthNode old("hgx");
-    gpu(old, 1)["nvmlDeviceGetTotalEccErrors"]["uncorrected_aggregate"] = 4;
+    scenario_gpu(old, 1)["nvmlDeviceGetTotalEccErrors"]["uncorrected_aggregate"] = 4;
     const auto checks = old.checks();
     CHECK(failed_ids(checks) == Ids{});
     CHECK(check_of(checks, "health.gpu.ecc_uncorrected").reason ==
@@ -135,20 +135,20 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("a hardware slowdown in two readings: check the cooling and the power") {
     HealthNode node("hgx");
-    gpu(node, 4)["nvmlDeviceGetCurrentClocksEventReasons"] = {8, 8};
+    scenario_gpu(node, 4)["nvmlDeviceGetCurrentClocksEventReasons"] = {8, 8};
     const auto c =
         only_failure(node, "health.gpu.hw_slowdown",
                      "health.gpu.hw_slowdown GPU 4: drain, check the cooling and the power supply");
     CHECK(c.reason == "GPU 4: HW slowdown is active (clock event reasons 0x8: hw_slowdown); drain, "
                       "check the cooling and the power supply");
     HealthNode passing("hgx");
-    gpu(passing, 4)["nvmlDeviceGetCurrentClocksEventReasons"] = {8, 1};
+    scenario_gpu(passing, 4)["nvmlDeviceGetCurrentClocksEventReasons"] = {8, 1};
     CHECK(failed_ids(passing.checks()) == Ids{});
   }
 
   TEST_CASE("a PCIe link at x8 of x16: reseat the GPU") {
     HealthNode node("hgx");
-    gpu(node, 7)["nvmlDeviceGetCurrPcieLinkWidth"] = 8;
+    scenario_gpu(node, 7)["nvmlDeviceGetCurrPcieLinkWidth"] = 8;
     const auto c =
         only_failure(node, "health.pcie.width", "health.pcie.width GPU 7: drain, reseat the GPU");
     CHECK(c.reason == "GPU 7: x8 of x16; drain, reseat the GPU");
@@ -157,7 +157,7 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("one NVLink down: reset the GPU") {
     HealthNode node("hgx");
-    gpu(node, 0)["nvmlDeviceGetNvLinkState"][5] = 0;
+    scenario_gpu(node, 0)["nvmlDeviceGetNvLinkState"][5] = 0;
     const auto c =
         only_failure(node, "health.nvlink.down", "health.nvlink.down GPU 0: drain, reset the GPU");
     CHECK(c.reason == "GPU 0: link 5 down (17 of 18 up); drain, reset the GPU");
@@ -169,7 +169,7 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("a fabric registration not completed: restart Fabric Manager") {
     HealthNode node("hgx");
-    gpu(node, 2)["nvmlDeviceGetGpuFabricInfoV"]["state"] = 2;
+    scenario_gpu(node, 2)["nvmlDeviceGetGpuFabricInfoV"]["state"] = 2;
     const auto c = only_failure(node, "health.fabric.state",
                                 "health.fabric.state GPU 2: drain, restart Fabric Manager");
     CHECK(c.reason == "GPU 2: fabric registration in progress; drain, restart Fabric Manager");
@@ -185,7 +185,7 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("MIG enabled where the lock wants it off (the default)") {
     HealthNode node("hgx");
-    gpu(node, 1)["nvmlDeviceGetMigMode"] = {1, 1};
+    scenario_gpu(node, 1)["nvmlDeviceGetMigMode"] = {1, 1};
     const auto c = only_failure(node, "health.gpu.mig",
                                 "health.gpu.mig GPU 1: drain, set the MIG mode and reset the GPU");
     CHECK(c.reason == "GPU 1: MIG is enabled; drain, set the MIG mode and reset the GPU");
@@ -196,8 +196,8 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("a stray process on a GPU of an idle node: end it") {
     HealthNode node("hgx");
-    gpu(node,
-        3)["nvmlDeviceGetComputeRunningProcesses_v3"] = {{{"pid", 4242}, {"used_mib", 81920}}};
+    scenario_gpu(node, 3)["nvmlDeviceGetComputeRunningProcesses_v3"] = {
+        {{"pid", 4242}, {"used_mib", 81920}}};
     node.write("/proc/4242/comm", "python3\n");
     auto idle = HealthNode::gpu_node();
     idle.idle = node::health::Idle::expected;
@@ -266,7 +266,7 @@ TEST_SUITE("node.health") {
 
   TEST_CASE("a GPU that has fallen off the bus: reboot") {
     HealthNode node("hgx");
-    for (auto& [call, answer] : gpu(node, 6).items()) {
+    for (auto& [call, answer] : scenario_gpu(node, 6).items()) {
       if (call != "nvmlDeviceGetName" && call != "nvmlDeviceGetUUID" &&
           call != "nvmlDeviceGetVbiosVersion") {
         answer = {{"rc", 15}};
