@@ -21,9 +21,9 @@ if [ ${#sources[@]} -gt 0 ]; then
   clang-format --dry-run -Werror "${sources[@]}" || fatal "clang-format: files differ from .clang-format"
 fi
 
-step "lint (clang-tidy, in the background from here on)"
+step "lint (clang-tidy, then the unity-batch check, in the background from here on)"
 lint_log=$(mktemp)
-bash scripts/lint.sh >"$lint_log" 2>&1 &
+(bash scripts/lint.sh && bash scripts/unity-check.sh) >"$lint_log" 2>&1 &
 lint_pid=$!
 
 step "unit tests"
@@ -62,6 +62,9 @@ wait "$lint_pid"
 lint_rc=$?
 cat "$lint_log"
 [ "$lint_rc" -eq 0 ] && lint_pass=1 lint_fail=0 || lint_pass=0 lint_fail=1
+
+step "times"
+sed -n '/^e2e suites by time/,/^e2e:/p' "$e2e_log" | sed '$d'
 
 pass=$(( ${unit_pass:-0} + asan_pass + fuzz_pass + lint_pass + ${e2e_pass:-0} ))
 failn=$(( ${unit_fail:-1} + asan_fail + fuzz_fail + lint_fail + ${e2e_fail:-1} ))

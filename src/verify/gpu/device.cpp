@@ -20,7 +20,7 @@ std::string prefix(const DeviceInfo& device) {
   return "gpu." + std::to_string(device.ordinal) + ".";
 }
 
-CheckResult failed(CheckResult check, const Error& error) {
+CheckResult failed_by(CheckResult check, const Error& error) {
   check.outcome = Outcome::fail;
   check.reason = error.message;
   return check;
@@ -119,8 +119,8 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
   CheckResult gemm = std::move(checks[2]);
   auto context = cuda::PrimaryContext::open(api, device.device);
   if (!context) {
-    return {failed(smoke, context.error()), failed(bandwidth, context.error()),
-            failed(gemm, context.error())};
+    return {failed_by(smoke, context.error()), failed_by(bandwidth, context.error()),
+            failed_by(gemm, context.error())};
   }
   auto kernels = load_smoke_kernels(api);
   if (!kernels) {
@@ -136,11 +136,11 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
   if (work.smoke) {
     if (auto status = run_known_answer(api, *kernels, sizes.known_answer_elements, smoke);
         !status) {
-      smoke = failed(smoke, status.error());
+      smoke = failed_by(smoke, status.error());
     }
     smoke.seconds = watch.lap();
     if (auto status = run_bandwidth(api, *kernels, sizes.copy_bytes, bandwidth); !status) {
-      bandwidth = failed(bandwidth, status.error());
+      bandwidth = failed_by(bandwidth, status.error());
     }
     bandwidth.seconds = watch.lap();
     out.push_back(std::move(smoke));
@@ -149,9 +149,9 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
   if (work.gemm) {
     watch.lap();
     if (blas == nullptr) {
-      gemm = failed(gemm, env_error(blas_error));
+      gemm = failed_by(gemm, env_error(blas_error));
     } else if (auto status = run_gemm_check(api, *kernels, *blas, sizes, gemm); !status) {
-      gemm = failed(gemm, status.error());
+      gemm = failed_by(gemm, status.error());
     }
     gemm.seconds = watch.lap();
     out.push_back(std::move(gemm));

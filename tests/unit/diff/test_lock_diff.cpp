@@ -56,7 +56,7 @@ std::string package_lines(const lock::Lock& a, const lock::Lock& b) {
   return text.substr(text.find('\n', at + 1) + 1);
 }
 
-const std::string k_index = "https://python-index.invalid/simple";
+const std::string k_python_index = "https://python-index.invalid/simple";
 const std::string k_cpu = "https://cpu-index.invalid/simple";
 
 } // namespace
@@ -175,41 +175,41 @@ TEST_SUITE("report.lock_diff") {
   }
 
   TEST_CASE("several versions of one package: PEP 440 order, sources only when their set changed") {
-    const lock::Lock a = with_packages(
-        {{"torch", "2.11.0", "registry", k_index}, {"torch", "2.9.1", "registry", k_index}});
-    const lock::Lock b = with_packages({{"torch", "2.10.0", "registry", k_index}});
+    const lock::Lock a = with_packages({{"torch", "2.11.0", "registry", k_python_index},
+                                        {"torch", "2.9.1", "registry", k_python_index}});
+    const lock::Lock b = with_packages({{"torch", "2.10.0", "registry", k_python_index}});
     CHECK(package_lines(a, b) == "  ~ torch 2.9.1, 2.11.0 -> 2.10.0 (core: PyTorch)\n");
-    const lock::Lock c = with_packages(
-        {{"torch", "2.11.0", "registry", k_index}, {"torch", "2.9.1+cpu", "registry", k_cpu}});
+    const lock::Lock c = with_packages({{"torch", "2.11.0", "registry", k_python_index},
+                                        {"torch", "2.9.1+cpu", "registry", k_cpu}});
     CHECK(package_lines(a, c) == "  ~ torch 2.9.1, 2.11.0 -> 2.9.1+cpu, 2.11.0 [source: registry " +
-                                     k_index + " -> registry " + k_cpu + ", registry " + k_index +
-                                     "] (core: PyTorch)\n");
+                                     k_python_index + " -> registry " + k_cpu + ", registry " +
+                                     k_python_index + "] (core: PyTorch)\n");
   }
 
   TEST_CASE("one version from two sources prints both sources, not the version twice") {
     const lock::Lock a = with_packages({});
     const lock::Lock b = with_packages(
-        {{"torch", "2.9.1", "registry", k_cpu}, {"torch", "2.9.1", "registry", k_index}});
+        {{"torch", "2.9.1", "registry", k_cpu}, {"torch", "2.9.1", "registry", k_python_index}});
     CHECK(package_lines(a, b) == "  + torch 2.9.1 [sources: registry " + k_cpu + ", registry " +
-                                     k_index + "] (core: PyTorch)\n");
+                                     k_python_index + "] (core: PyTorch)\n");
     const lock::Lock c = with_packages(
-        {{"torch", "2.10.0", "registry", k_cpu}, {"torch", "2.10.0", "registry", k_index}});
+        {{"torch", "2.10.0", "registry", k_cpu}, {"torch", "2.10.0", "registry", k_python_index}});
     CHECK(package_lines(b, c) == "  ^ torch 2.9.1 -> 2.10.0 [sources: registry " + k_cpu +
-                                     ", registry " + k_index + "] (core: PyTorch)\n");
+                                     ", registry " + k_python_index + "] (core: PyTorch)\n");
     const auto json = diff::render_diff(diff::diff_locks(b, c), diff::DiffFormat::json);
     REQUIRE(json.has_value());
-    CHECK(json->find("\"sources\": \"registry " + k_cpu + ", registry " + k_index + "\"") !=
+    CHECK(json->find("\"sources\": \"registry " + k_cpu + ", registry " + k_python_index + "\"") !=
           std::string::npos);
   }
 
   TEST_CASE("the same versions and sources paired differently name the pairs") {
     const lock::Lock a = with_packages(
-        {{"torch", "2.9.1", "registry", k_cpu}, {"torch", "2.10.0", "registry", k_index}});
+        {{"torch", "2.9.1", "registry", k_cpu}, {"torch", "2.10.0", "registry", k_python_index}});
     const lock::Lock b = with_packages(
-        {{"torch", "2.9.1", "registry", k_index}, {"torch", "2.10.0", "registry", k_cpu}});
+        {{"torch", "2.9.1", "registry", k_python_index}, {"torch", "2.10.0", "registry", k_cpu}});
     CHECK(package_lines(a, b) ==
           "  ~ torch 2.9.1, 2.10.0 -> 2.9.1, 2.10.0 [source: 2.9.1: registry " + k_cpu +
-              "; 2.10.0: registry " + k_index + " -> 2.9.1: registry " + k_index +
+              "; 2.10.0: registry " + k_python_index + " -> 2.9.1: registry " + k_python_index +
               "; 2.10.0: registry " + k_cpu + "] (core: PyTorch)\n");
   }
 
@@ -229,10 +229,11 @@ TEST_SUITE("report.lock_diff") {
   }
 
   TEST_CASE("versions beyond 64 bits order as numbers") {
-    const lock::Lock a = with_packages({{"x", "1.12345678901234567890", "registry", k_index},
-                                        {"y", "1.0+1234567890123456789012", "registry", k_index}});
-    const lock::Lock b =
-        with_packages({{"x", "1.2", "registry", k_index}, {"y", "1.0.1", "registry", k_index}});
+    const lock::Lock a =
+        with_packages({{"x", "1.12345678901234567890", "registry", k_python_index},
+                       {"y", "1.0+1234567890123456789012", "registry", k_python_index}});
+    const lock::Lock b = with_packages(
+        {{"x", "1.2", "registry", k_python_index}, {"y", "1.0.1", "registry", k_python_index}});
     CHECK(package_lines(a, b) == "  v x 1.12345678901234567890 -> 1.2\n"
                                  "  ^ y 1.0+1234567890123456789012 -> 1.0.1\n");
   }

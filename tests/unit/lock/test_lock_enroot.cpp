@@ -9,7 +9,7 @@ using namespace envlock;
 
 namespace {
 
-nlohmann::json good_lock() {
+nlohmann::json enroot_good_lock() {
   auto j = util::read_json_file(test::data_path("render/good_lock.json"));
   REQUIRE(j.has_value());
   return *j;
@@ -19,7 +19,7 @@ nlohmann::json good_lock() {
 
 TEST_SUITE("lock.enroot") {
   TEST_CASE("a lock without enroot.locale is C.UTF-8, and keeps its bytes") {
-    const nlohmann::json j = good_lock();
+    const nlohmann::json j = enroot_good_lock();
     REQUIRE_FALSE(j["enroot"].contains("locale"));
     const auto l = lock::from_json(j, "good_lock.json");
     REQUIRE(l.has_value());
@@ -28,7 +28,7 @@ TEST_SUITE("lock.enroot") {
   }
 
   TEST_CASE("enroot.locale C is read and written back") {
-    nlohmann::json j = good_lock();
+    nlohmann::json j = enroot_good_lock();
     j["enroot"]["locale"] = "C";
     const auto l = lock::from_json(j, "good_lock.json");
     REQUIRE(l.has_value());
@@ -39,7 +39,7 @@ TEST_SUITE("lock.enroot") {
   }
 
   TEST_CASE("another enroot.locale is refused, naming the field") {
-    nlohmann::json j = good_lock();
+    nlohmann::json j = enroot_good_lock();
     j["enroot"]["locale"] = "POSIX";
     const auto bad = lock::from_json(j, "good_lock.json");
     REQUIRE_FALSE(bad.has_value());

@@ -5,7 +5,7 @@
 using namespace envlock::squashfs;
 
 namespace {
-const std::string k_digest = "sha256:" + std::string(64, 'a');
+const std::string k_config_digest = "sha256:" + std::string(64, 'a');
 }
 
 TEST_SUITE("squashfs") {
@@ -37,27 +37,27 @@ TEST_SUITE("squashfs") {
 
   TEST_CASE("parse_image_manifest reads layers in order and refuses bad ones") {
     const std::string good =
-        R"({"config":{"digest":")" + k_digest +
+        R"({"config":{"digest":")" + k_config_digest +
         R"("},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar+gzip","digest":")" +
-        k_digest + R"(","size":7}]})";
+        k_config_digest + R"(","size":7}]})";
     const auto manifest = parse_image_manifest(good, "m");
     REQUIRE(manifest);
-    CHECK(manifest->config_digest == k_digest);
+    CHECK(manifest->config_digest == k_config_digest);
     REQUIRE(manifest->layers.size() == 1);
     CHECK(manifest->layers[0].size == 7);
 
-    const std::string odd = R"({"config":{"digest":")" + k_digest +
+    const std::string odd = R"({"config":{"digest":")" + k_config_digest +
                             R"("},"layers":[{"mediaType":"application/x-odd","digest":")" +
-                            k_digest + R"("}]})";
+                            k_config_digest + R"("}]})";
     const auto bad = parse_image_manifest(odd, "m");
     REQUIRE(!bad);
     CHECK(bad.error().message ==
           "m: layers[0].mediaType: unsupported layer type 'application/x-odd'");
     // The layer's size bounds its download, so a layer without one is refused.
     const std::string unsized =
-        R"({"config":{"digest":")" + k_digest +
+        R"({"config":{"digest":")" + k_config_digest +
         R"("},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar+gzip","digest":")" +
-        k_digest + R"("}]})";
+        k_config_digest + R"("}]})";
     const auto no_size = parse_image_manifest(unsized, "m");
     REQUIRE(!no_size);
     CHECK(no_size.error().message ==
