@@ -20,7 +20,7 @@ std::string fabric_uuid_text(const unsigned char* bytes) {
   std::string out;
   for (int i = 0; i < 16; ++i) {
     std::array<char, 3> hex{};
-    std::snprintf(hex.data(), hex.size(), "%02x", bytes[i]);
+    (void)std::snprintf(hex.data(), hex.size(), "%02x", bytes[i]);
     out += hex.data();
     if (i == 3 || i == 5 || i == 7 || i == 9) {
       out += '-';

@@ -117,7 +117,7 @@ void nvml_read_clocks(DeviceFacts& d) {
     reasons = (second & ~k_clocks_hw_bits) | (second & first & k_clocks_hw_bits);
   }
   std::array<char, 24> hex{};
-  std::snprintf(hex.data(), hex.size(), "0x%llx", reasons);
+  (void)std::snprintf(hex.data(), hex.size(), "0x%llx", reasons);
   d.set("clocks.event_reasons", std::string(hex.data()), call);
   d.set("clocks.event_reasons.active", clock_event_names(reasons), call);
 }
@@ -196,7 +196,7 @@ std::string clock_event_names(unsigned long long mask) {
   }
   if ((mask & ~known) != 0) {
     std::array<char, 24> hex{};
-    std::snprintf(hex.data(), hex.size(), "0x%llx", mask & ~known);
+    (void)std::snprintf(hex.data(), hex.size(), "0x%llx", mask & ~known);
     out.push_back(std::string("other ") + hex.data());
   }
   return out.empty() ? "none" : util::join(out, ", ");

@@ -12,6 +12,7 @@ namespace envlock::node::health {
 namespace {
 
 constexpr unsigned long long k_nvml_value_not_available = ~0ULL;
+constexpr unsigned long long k_bytes_per_mib = 1024ULL * 1024ULL;
 
 // The processes of one kind; nothing when NVML does not answer (recorded in `d`).
 std::optional<std::vector<NvmlProcessInfo>>
@@ -95,7 +96,7 @@ void read_processes(DeviceFacts& d, const std::filesystem::path& root) {
       p["type"] = p.contains("type") ? std::string("compute+graphics") : std::string(type);
       p["used_mib"] = info.used_gpu_memory == k_nvml_value_not_available
                           ? json(nullptr)
-                          : json(info.used_gpu_memory / (1024 * 1024));
+                          : json(info.used_gpu_memory / k_bytes_per_mib);
       std::string why;
       const auto comm = read_host_file(root, "/proc/" + std::to_string(info.pid) + "/comm", why);
       p["name"] = comm ? json(std::string(util::trim(*comm))) : json(nullptr);

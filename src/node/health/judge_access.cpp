@@ -57,7 +57,7 @@ std::string xid_time_text(const json& seconds) {
     return "";
   }
   std::array<char, 32> text{};
-  std::snprintf(text.data(), text.size(), "%.1f", seconds.get<double>());
+  (void)std::snprintf(text.data(), text.size(), "%.1f", seconds.get<double>());
   return std::string(" at ") + text.data() + " s after boot";
 }
 

@@ -108,8 +108,8 @@ void judge_ports(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
     if (e.ib_rate_gbps && gbps < static_cast<double>(*e.ib_rate_gbps)) {
       rate.fail(subject, text, action::k_reseat_cable, source);
     } else if (!e.ib_rate_gbps && gbps < fastest[port_words(*port, "link_layer")]) {
-      rate.warn(subject, text + ", slower than the fastest " + port_words(*port, "link_layer") +
-                             " port",
+      rate.warn(subject,
+                text + ", slower than the fastest " + port_words(*port, "link_layer") + " port",
                 action::k_reseat_later, source);
     } else {
       rate.note(subject, text);
