@@ -3,9 +3,11 @@
 # (tests/data/node/health/) in place of /sys, /proc and /dev/kmsg: a healthy 8-GPU NVSwitch node,
 # faults on it (exit 1, the rule's id, reason and drain line), the healthy H200 of the lab whose
 # /dev/kmsg cannot be read but dmesg can, an NVML that does not load, and the lock's
-# expect.host.health read from the lock.
+# expect.host.health read from the lock; and a reader that is not root, to whom the kernel log is
+# closed (its XID rule skipped with the reason, not failed).
 . "$REPO/tests/e2e/lib.sh"
-need_tools python3
+need_tools python3 setpriv
+private_etc
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
 STANDIN=$(dirname "$ENVLOCK")/tests/libenvlock-nvml-standin.so
 [ -f "$STANDIN" ] || { fail "the NVML stand-in" "no $STANDIN (cmake --build build --target envlock_nvml_standin)"; finish; }
@@ -106,6 +108,22 @@ run_cmd n env ENVLOCK_NODE_ROOT="$WORK/hgx/root" ENVLOCK_NVML="$WORK/no-such-lib
 check_eq "$n_rc" 1 "no NVML on a GPU node: exit 1"
 check_contains "$n_out" "FAIL  health.gpu.nvml" "health.gpu.nvml fails"
 check_contains "$n_out" "$WORK/no-such-libnvidia-ml.so.1 not found; drain" "with the reason"
+
+# ---- not root: /dev/kmsg is closed (the tree's file, mode 600) and dmesg is refused (a stand-in
+# answering as dmesg does under kernel.dmesg_restrict=1): nothing is known of the XIDs, and the
+# node is not failed for it
+test_user envlock-health >/dev/null
+node hgx
+chmod 600 hgx/root/dev/kmsg
+mkdir -p denied-bin
+printf '#!/bin/sh\necho "dmesg: read kernel buffer failed: Operation not permitted" >&2\nexit 1\n' >denied-bin/dmesg
+chmod 755 denied-bin/dmesg "$WORK"
+run_cmd u as_user envlock-health env PATH="$WORK/denied-bin:$PATH" ENVLOCK_NODE_ROOT="$WORK/hgx/root" \
+  ENVLOCK_NVML="$STANDIN" ENVLOCK_NVML_SCENARIO="$WORK/hgx/nvml.json" "$ENVLOCK" node --check --no-dcgm --lock lock.json
+check_eq "$u_rc" 0 "not root: exit 0"
+check_contains "$u_out" "SKIP  health.gpu.xid" "the XID rule is skipped"
+check_contains "$u_out" "the kernel log cannot be read without root: /dev/kmsg: Permission denied; dmesg: exit status 1 (dmesg: read kernel buffer failed: Operation not permitted)" \
+  "with the reason"
 
 # ---- the lock
 run_cmd e "$ENVLOCK" node --check --lock nothing.json

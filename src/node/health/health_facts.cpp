@@ -31,7 +31,11 @@ std::map<std::string, json> gpu_by_pci(const json& gpus) {
 
 json xid_facts(const KernelLog& log, const json& gpus) {
   if (!log.missing.empty()) {
-    return missing_value("/dev/kmsg", log.missing);
+    json missing = missing_value("/dev/kmsg", log.missing);
+    if (log.denied) {
+      missing["denied"] = true;
+    }
+    return missing;
   }
   const auto by_pci = gpu_by_pci(gpus);
   json events = json::array();

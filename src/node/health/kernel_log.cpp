@@ -20,9 +20,11 @@ constexpr std::size_t k_xid_message_max = 160;
 
 // The whole of `path` read without blocking; a character device such as /dev/kmsg ends with
 // EAGAIN, a recorded file with end of file. Empty with `why` set when it cannot be read.
-std::optional<std::string> read_kmsg_file(const std::filesystem::path& path, std::string& why) {
+std::optional<std::string> read_kmsg_file(const std::filesystem::path& path, std::string& why,
+                                          bool& denied) {
   util::Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (!fd) {
+    denied = errno == EPERM || errno == EACCES;
     why = std::string("/dev/kmsg: ") + (errno == ENOENT ? "not found" : std::strerror(errno));
     return std::nullopt;
   }
@@ -124,7 +126,8 @@ std::optional<XidEvent> xid_of(std::string_view message) {
 KernelLog read_kernel_log(const std::filesystem::path& root, RunDmesg dmesg) {
   KernelLog log;
   std::string kmsg_why;
-  if (auto text = read_kmsg_file(root / "dev/kmsg", kmsg_why)) {
+  bool kmsg_denied = false;
+  if (auto text = read_kmsg_file(root / "dev/kmsg", kmsg_why, kmsg_denied)) {
     log.text = std::move(*text);
     log.source = "/dev/kmsg";
     return log;
@@ -146,6 +149,8 @@ KernelLog read_kernel_log(const std::filesystem::path& root, RunDmesg dmesg) {
     const std::string err(util::trim(result->err));
     log.missing = kmsg_why + "; dmesg: exit status " + std::to_string(result->exit_code) +
                   (err.empty() ? "" : " (" + err.substr(0, err.find('\n')) + ")");
+    log.denied = kmsg_denied && (err.find("Operation not permitted") != std::string::npos ||
+                                 err.find("Permission denied") != std::string::npos);
     return log;
   }
   log.text = std::move(result->out);

@@ -18,6 +18,9 @@ struct KernelLog {
   KernelLogFormat format = KernelLogFormat::kmsg;
   std::string source;  // "/dev/kmsg" or "dmesg"
   std::string missing; // why neither could be read ("" when one was)
+  // Neither could be read for want of privilege (EPERM/EACCES on /dev/kmsg, dmesg "Operation not
+  // permitted"): the reader is not root, which says nothing of the node.
+  bool denied = false;
 };
 
 enum class RunDmesg { yes, no };

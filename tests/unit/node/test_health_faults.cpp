@@ -302,4 +302,20 @@ TEST_SUITE("node.health") {
     CHECK(c.reason ==
           "cannot be read: /dev/kmsg: not found; dmesg: not run (offline facts); drain");
   }
+
+  TEST_CASE("a kernel log closed to a reader who is not root skips the XID rule, with the reason") {
+    HealthNode node("hgx");
+    json facts = node.facts();
+    facts["health"]["host"]["xids"] = {{"value", nullptr},
+                                       {"source", "/dev/kmsg"},
+                                       {"missing", "/dev/kmsg: Operation not permitted; dmesg: "
+                                                   "exit status 1"},
+                                       {"denied", true}};
+    const auto checks = node::health::check_health(facts, HealthNode::gpu_node());
+    CHECK(failed_ids(checks) == Ids{});
+    const auto xid = check_of(checks, "health.gpu.xid");
+    CHECK(xid.outcome == verify::Outcome::skip);
+    CHECK(xid.reason == "the kernel log cannot be read without root: /dev/kmsg: Operation not "
+                        "permitted; dmesg: exit status 1");
+  }
 }
