@@ -271,6 +271,8 @@ void diff_expect(std::vector<Section>& out, const lock::Expect& a, const lock::E
             flattened(lock::host_expect_to_json(b.host), "host"));
   diff_maps(s, flattened(lock::resume_expect_to_json(a.resume), "resume"),
             flattened(lock::resume_expect_to_json(b.resume), "resume"));
+  diff_maps(s, flattened(lock::links_expect_to_json(a.links), "links"),
+            flattened(lock::links_expect_to_json(b.links), "links"));
   s.append_to(out);
 }
 

@@ -42,6 +42,20 @@ std::string pass_criteria(const lock::Expect& e) {
   for (const auto& [gpu, minimum] : e.nccl_busbw_gbps) {
     parts.push_back("all-reduce busbw >= " + nlohmann::json(minimum).dump() + " GB/s on " + gpu);
   }
+  for (const auto& [gpu, minimums] : e.links) {
+    std::vector<std::string> links;
+    for (const auto& [what, number] :
+         {std::pair{"GPU to GPU", &minimums.peer_gbps},
+          std::pair{"host to device", &minimums.host_to_device_gbps},
+          std::pair{"device to host", &minimums.device_to_host_gbps}}) {
+      if (*number) {
+        links.push_back(std::string(what) + " >= " + number_text(**number) + " GB/s");
+      }
+    }
+    if (!links.empty()) {
+      parts.push_back("link copies on " + gpu + ": " + util::join(links, ", "));
+    }
+  }
   const lock::ResumeExpect& r = e.resume;
   std::vector<std::string> resume;
   if (r.steps) {

@@ -52,10 +52,6 @@ std::map<std::string, std::string> read_string_map(FieldReader& parent, const ch
   return out;
 }
 
-json number_json(const DeclaredNumber& n) {
-  return n.integer ? json(static_cast<std::int64_t>(n.value)) : json(n.value);
-}
-
 // The lock's "recipe" object, checked as render, context, build and lock --check read it.
 std::optional<Recipe> read_recipe(const json& value, FieldReader& top) {
   const auto malformed = [&](const std::string& what) {
@@ -193,7 +189,7 @@ json resume_expect_to_json(const ResumeExpect& r) {
       {"param_rel", &r.param_rel}};
   for (const auto& [key, number] : numbers) {
     if (*number) {
-      out[key] = number_json(**number);
+      out[key] = declared_number_json(**number);
     }
   }
   return out;
@@ -315,6 +311,11 @@ json to_json(const Lock& lock) {
                  {"nccl_busbw_gbps", e.nccl_busbw_gbps},
                  {"host", expect_host_json(e)},
                  {"resume", resume_expect_to_json(e.resume)}};
+  // Written only when declared, so that locks (and their lock_sha256) from before the field
+  // existed keep their bytes.
+  if (!e.links.empty()) {
+    j["expect"]["links"] = links_expect_to_json(e.links);
+  }
   j["enroot"] = {{"squash_options", lock.enroot.squash_options},
                  {"source_date_epoch", lock.enroot.source_date_epoch}};
   if (lock.context) {
@@ -457,6 +458,13 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
       return with_prefix(std::move(read).error(), origin + ": ");
     }
     lock.expect.resume = *read;
+  }
+  if (const json* links = ex.object("links", false); links != nullptr && !ex.error()) {
+    auto read = read_links_expect(*links);
+    if (!read) {
+      return with_prefix(std::move(read).error(), origin + ": ");
+    }
+    lock.expect.links = std::move(*read);
   }
   r.merge(ex);
 

@@ -6,7 +6,9 @@
 // depends on nothing but util and nlohmann/json, so the node-side verifier can read locks too.
 #pragma once
 
+#include "lock/declared_number.hpp"
 #include "lock/health_expect.hpp"
+#include "lock/links_expect.hpp"
 #include "lock/training.hpp"
 #include "util/result.hpp"
 
@@ -106,14 +108,6 @@ Result<HostExpect> read_host_expect(const nlohmann::json& value);
 // expect.host as the lock writes it (each entry in the form it was declared).
 nlohmann::json host_expect_to_json(const HostExpect& host);
 
-// A number as the manifest declared it: its value, and whether it was written as an integer, so
-// that the lock keeps writing 0 where the manifest wrote 0.
-struct DeclaredNumber {
-  double value = 0;
-  bool integer = false;
-  bool operator==(const DeclaredNumber&) const = default;
-};
-
 // expect.resume: the resume check's plan and tolerances as declared; an absent key takes the
 // default (docs/manual/resume.md).
 struct ResumeExpect {
@@ -150,6 +144,7 @@ struct Expect {
   std::map<std::string, double> nccl_busbw_gbps;
   HostExpect host;
   ResumeExpect resume;
+  LinksExpect links; // expect.links: the link bandwidth check's minimums by GPU model
   // expect.host.health, written inside expect.host; absent: health is judged by the defaults
   // only where the lock expects GPUs (docs/manual/health.md).
   std::optional<HealthExpect> health;

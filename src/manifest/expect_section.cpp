@@ -203,12 +203,38 @@ Result<lock::ResumeExpect> read_resume(const Reader& reader, const Field& map) {
   return *resume;
 }
 
+// expect.links: GPU model -> {peer_gbps, host_to_device_gbps, device_to_host_gbps}, each a
+// number > 0 (GB/s); docs/manual/verify.md.
+Result<lock::LinksExpect> read_links(const Reader& reader, const Field& map) {
+  const auto field = reader.find(map, "links");
+  if (!field) {
+    return lock::LinksExpect{};
+  }
+  ENVLOCK_TRY(reader.mapping(*field));
+  for (const auto& model : reader.entries(*field)) {
+    ENVLOCK_TRY(reader.mapping(model));
+    ENVLOCK_TRY(reader.only_keys(model, lock::link_keys()));
+    for (const auto& entry : reader.entries(model)) {
+      ENVLOCK_TRY_ASSIGN(const double minimum, reader.number(entry));
+      if (!(minimum > 0)) {
+        return reader.format_error(entry, "a positive number of GB/s");
+      }
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json value, reader.json(*field));
+  auto links = lock::read_links_expect(value);
+  if (!links) {
+    return reader.error(*field, links.error().message);
+  }
+  return std::move(*links);
+}
+
 } // namespace
 
 Result<Expect> read_expect(const Reader& reader, const Field& field) {
   ENVLOCK_TRY(reader.mapping(field));
-  ENVLOCK_TRY(reader.only_keys(
-      field, {"cuda", "nccl", "pytorch", "python", "gpus", "nccl_busbw_gbps", "host", "resume"}));
+  ENVLOCK_TRY(reader.only_keys(field, {"cuda", "nccl", "pytorch", "python", "gpus",
+                                       "nccl_busbw_gbps", "host", "resume", "links"}));
   Expect expect;
   ENVLOCK_TRY_ASSIGN(expect.cuda,
                      read_version(reader, field, "cuda", is_major_minor, "MAJOR.MINOR, e.g. 13.3"));
@@ -229,6 +255,7 @@ Result<Expect> read_expect(const Reader& reader, const Field& field) {
   expect.host = std::move(host.facts);
   expect.health = std::move(host.health);
   ENVLOCK_TRY_ASSIGN(expect.resume, read_resume(reader, field));
+  ENVLOCK_TRY_ASSIGN(expect.links, read_links(reader, field));
   return expect;
 }
 

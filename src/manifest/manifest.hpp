@@ -74,6 +74,7 @@ struct Expect {
   std::map<std::string, double> nccl_busbw_gbps; // GPU model -> minimum busbw at 1 GiB
   lock::HostExpect host;                         // expected host combination (node facts)
   lock::ResumeExpect resume;                     // the resume check's plan and tolerances
+  lock::LinksExpect links;                       // the link check's minimums by GPU model
   std::optional<lock::HealthExpect> health;      // expect.host.health (docs/manual/health.md)
 };
 

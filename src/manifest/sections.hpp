@@ -23,7 +23,7 @@ Result<Python> read_python(const Reader& reader, const Field& field);
 
 // build: {args, recipe, context}
 Result<Build> read_build(const Reader& reader, const Field& field);
-// expect: {cuda, nccl, pytorch, python, gpus, nccl_busbw_gbps, host, resume}
+// expect: {cuda, nccl, pytorch, python, gpus, nccl_busbw_gbps, host, resume, links}
 Result<Expect> read_expect(const Reader& reader, const Field& field);
 // enroot: {squash_options, source_date_epoch, locale}
 Result<Enroot> read_enroot(const Reader& reader, const Field& field);

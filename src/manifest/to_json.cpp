@@ -41,6 +41,9 @@ nlohmann::json to_json(const Manifest& manifest) {
   if (expect.health) {
     out["expect"]["host"]["health"] = lock::health_expect_to_json(*expect.health);
   }
+  if (!expect.links.empty()) {
+    out["expect"]["links"] = lock::links_expect_to_json(expect.links); // as the lock writes it
+  }
   out["enroot"] = {{"squash_options", manifest.enroot.squash_options},
                    {"source_date_epoch", manifest.enroot.source_date_epoch}};
   if (manifest.enroot.locale != "C.UTF-8") {

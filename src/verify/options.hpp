@@ -16,8 +16,8 @@ inline constexpr const char* k_default_lock = "/etc/envlock/lock.json";
 // they run only when --check names them.
 inline const std::vector<std::string>& check_groups() {
   static const std::vector<std::string> groups = {
-      "gpu",   "cuda",  "nccl", "torch",     "packages", "megatron",
-      "image", "smoke", "gemm", "allreduce", "resume",   "checkpoint-load"};
+      "gpu",   "cuda", "nccl",  "torch",     "packages", "megatron",       "image",
+      "smoke", "gemm", "links", "allreduce", "resume",   "checkpoint-load"};
   return groups;
 }
 
@@ -58,7 +58,7 @@ struct VerifyOptions {
   std::string devices;                              // "0,1"; empty: all visible GPUs
   bool no_gpu = false;                              // skip the GPU checks, with that reason
   bool deep = false;                                // also hash every file named in RECORD
-  bool quick = false;                               // smaller GPU sweeps
+  bool quick = false; // --quick: the checks that take time left out (docs/manual/verify.md)
   ResumeOptions resume;
   CheckpointLoadOptions checkpoint_load;
 };

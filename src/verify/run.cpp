@@ -19,6 +19,9 @@
 #include <chrono>
 #include <ctime>
 #include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
 #include <unistd.h>
 
 namespace envlock::verify {
@@ -77,8 +80,21 @@ Result<lock::Lock> read_checked_lock(const VerifyOptions& options, const fs::pat
   return lock::from_json(json, shown.string());
 }
 
-// Runs a probe. Each result without a group gets `group`; each without its own time (a probe
-// that measures every check, like the GPU checks, sets them) gets the probe's wall time.
+// Whether --check names `group` (not merely: runs every group).
+bool named(const VerifyOptions& options, std::string_view group) {
+  return std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
+}
+
+// Whether a GPU group that --quick leaves out runs: --quick runs it only when --check names it.
+Planned planned(const VerifyOptions& options, std::string_view group) {
+  if (!wanted(options, group)) {
+    return Planned::off;
+  }
+  return options.quick && !named(options, group) ? Planned::skip_quick : Planned::run;
+}
+
+// Runs a probe. Each result without a group gets `group`; each gets the probe's wall time (one
+// probe's checks are found together).
 void run_probe(std::vector<CheckResult>& out, std::string_view group,
                const std::function<std::vector<CheckResult>()>& probe) {
   const auto start = Clock::now();
@@ -88,15 +104,39 @@ void run_probe(std::vector<CheckResult>& out, std::string_view group,
     if (result.group.empty()) {
       result.group = group;
     }
-    if (result.seconds == 0) {
-      result.seconds = seconds;
-    }
+    result.seconds = seconds;
     out.push_back(std::move(result));
   }
 }
 
+// A signal one thread gives (once: later calls do nothing) and others wait for. It gives itself
+// when it goes, so that no thread waits for it forever when the giver ends early.
+class OnceSignal {
+public:
+  OnceSignal() = default;
+  OnceSignal(const OnceSignal&) = delete;
+  OnceSignal& operator=(const OnceSignal&) = delete;
+  OnceSignal(OnceSignal&&) = delete;
+  OnceSignal& operator=(OnceSignal&&) = delete;
+  ~OnceSignal() { give(); }
+  void give() {
+    std::call_once(m_once, [this]() { m_promise.set_value(); });
+  }
+  [[nodiscard]] std::shared_future<void> future() const { return m_future; }
+
+private:
+  std::once_flag m_once;
+  std::promise<void> m_promise;
+  std::shared_future<void> m_future = m_promise.get_future().share();
+};
+
+// The GPU checks; their measurements wait for `host_done`; `libraries_loaded` is called once the
+// set-up has loaded cuBLASLt and NCCL. Each check keeps its own time.
 std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock& lock,
-                                     const std::vector<int>& devices) {
+                                     const std::vector<int>& devices,
+                                     std::vector<std::filesystem::path> site_packages,
+                                     std::shared_future<void> host_done,
+                                     std::function<void()> libraries_loaded) {
   const auto& options = context.options();
   if (context.mode() == Mode::offline) {
     const std::string reason = "offline mode (--root): GPU checks need a running node";
@@ -112,11 +152,11 @@ std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock
   gpu.quick = options.quick;
   gpu.smoke = wanted(options, "smoke");
   gpu.gemm = wanted(options, "gemm");
-  gpu.allreduce = wanted(options, "allreduce");
-  const PythonEnvironment& env = context.python();
-  gpu.site_packages = env.sites;
-  gpu.site_packages.insert(gpu.site_packages.end(), env.inherited_sites.begin(),
-                           env.inherited_sites.end());
+  gpu.links = planned(options, "links");
+  gpu.allreduce = planned(options, "allreduce");
+  gpu.site_packages = std::move(site_packages);
+  gpu.measure_after = std::move(host_done);
+  gpu.libraries_loaded = std::move(libraries_loaded);
   return run_gpu_checks(lock, gpu);
 }
 
@@ -192,13 +232,55 @@ Result<Report> run_verification(const VerifyOptions& options) {
                          report.image_digest.value_or("not given") + ", .sqsh sha256 " +
                          report.sqsh_sha256.value_or("not given"));
 
+  // The GPU checks run on a thread of their own while the host checks run here; their
+  // measurements wait until the host checks are done (docs/manual/verify.md, "Order of a run").
+  std::vector<CheckResult> host;
   std::vector<CheckResult> gpu;
-  if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||
-      wanted(options, "allreduce")) {
-    run_probe(gpu, "gpu", [&] { return gpu_results(context, lock, devices); });
-    if (wanted(options, "gpu")) {
-      run_probe(gpu, "gpu",
-                [&] { return std::vector<CheckResult>{compare_host_gpus(context, gpu)}; });
+  {
+    // Declared first, so that host_done (given when it goes) lets it finish before it is joined.
+    std::future<std::vector<CheckResult>> gpu_run;
+    OnceSignal host_done;
+    // The host checks load libraries too (libcudart, NCCL, cuDNN): they start once the set-up has
+    // loaded its own, rather than wait behind it on the dynamic linker with their clocks running.
+    // The GPU thread gives the signal then, or when it ends, whichever comes first.
+    auto loaded = std::make_shared<OnceSignal>();
+    if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||
+        wanted(options, "links") || wanted(options, "allreduce")) {
+      std::vector<fs::path> sites = env.sites;
+      sites.insert(sites.end(), env.inherited_sites.begin(), env.inherited_sites.end());
+      gpu_run = std::async(std::launch::async, [&, loaded, sites = std::move(sites)]() mutable {
+        struct GiveAtEnd {
+          std::shared_ptr<OnceSignal> signal;
+          ~GiveAtEnd() { signal->give(); }
+        } const at_end{loaded};
+        return gpu_results(context, lock, devices, std::move(sites), host_done.future(),
+                           [loaded]() { loaded->give(); });
+      });
+    } else {
+      loaded->give();
+    }
+    loaded->future().wait();
+    const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const RunContext&)>>
+        probes = {{"cuda", probe_cuda},         {"nccl", probe_nccl},
+                  {"torch", probe_torch},       {"packages", probe_packages},
+                  {"megatron", probe_megatron}, {"image", probe_image}};
+    for (const auto& [group, probe] : probes) {
+      if (wanted(options, group)) {
+        run_probe(host, group, [&, probe = probe] { return probe(context); });
+      }
+    }
+    host_done.give();
+    if (gpu_run.valid()) {
+      gpu = gpu_run.get();
+      for (auto& result : gpu) {
+        if (result.group.empty()) {
+          result.group = "gpu";
+        }
+      }
+      if (wanted(options, "gpu")) {
+        run_probe(gpu, "gpu",
+                  [&] { return std::vector<CheckResult>{compare_host_gpus(context, gpu)}; });
+      }
     }
   }
   auto& checks = report.checks;
@@ -207,14 +289,7 @@ Result<Report> run_verification(const VerifyOptions& options) {
       checks.push_back(result);
     }
   }
-  const std::vector<std::pair<const char*, std::vector<CheckResult> (*)(const RunContext&)>>
-      probes = {{"cuda", probe_cuda},         {"nccl", probe_nccl},         {"torch", probe_torch},
-                {"packages", probe_packages}, {"megatron", probe_megatron}, {"image", probe_image}};
-  for (const auto& [group, probe] : probes) {
-    if (wanted(options, group)) {
-      run_probe(checks, group, [&, probe = probe] { return probe(context); });
-    }
-  }
+  checks.insert(checks.end(), host.begin(), host.end());
   for (const auto& result : gpu) {
     if (result.group != "gpu" && wanted(options, result.group)) {
       checks.push_back(result);

@@ -56,7 +56,9 @@ void add_verify_options(CLI::App& app, VerifyOptions& options) {
                  "Run only these check groups (repeatable): " + util::join(check_groups(), ", "))
       ->delimiter(',')
       ->type_name("GROUP");
-  app.add_flag("--quick", options.quick, "Smaller GPU workloads (for tests)");
+  app.add_flag("--quick", options.quick,
+               "Leave out what only measures: the GEMM timing, the links and the all-reduce "
+               "(unless --check names them)");
   app.add_option("--devices", options.devices, "GPU indices to check, e.g. 0,1 (default: all)")
       ->type_name("LIST");
   add_resume_options(app, options.resume);

@@ -1,5 +1,5 @@
 # envlock node's health facts and `envlock node --check`'s health judgement, with the NVML stand-in
-# (tests/nvml/, built beside the unit tests) in place of libnvidia-ml.so.1 and a host tree
+# (tests/standin/nvml/, built beside the unit tests) in place of libnvidia-ml.so.1 and a host tree
 # (tests/data/node/health/) in place of /sys, /proc and /dev/kmsg: a healthy 8-GPU NVSwitch node,
 # faults on it (exit 1, the rule's id, reason and drain line), the healthy H200 of the lab whose
 # /dev/kmsg cannot be read but dmesg can, an NVML that does not load, and the lock's
@@ -9,8 +9,8 @@
 need_tools python3 setpriv
 private_etc
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
-STANDIN=$(dirname "$ENVLOCK")/tests/libenvlock-nvml-standin.so
-[ -f "$STANDIN" ] || { fail "the NVML stand-in" "no $STANDIN (cmake --build build --target envlock_nvml_standin)"; finish; }
+STANDIN=$(dirname "$ENVLOCK")/tests/standin/nvml/libnvidia-ml.so.1
+[ -f "$STANDIN" ] || { fail "the NVML stand-in" "no $STANDIN (cmake --build build --target envlock_standin_nvml)"; finish; }
 DATA=$REPO/tests/data/node/health
 jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 

@@ -203,7 +203,7 @@ check_eq "$(cat "$WORK/back.out")" "ran on node3" "a job runs on node3 again, it
 # ---- an unhealthy node: the prolog drains it with the finding's id and action
 sed -i 's/^HealthCheckInterval=5$/HealthCheckInterval=3600/' "$SLURM_CONF"
 scontrol reconfigure
-STANDIN=$(dirname "$ENVLOCK")/tests/libenvlock-nvml-standin.so
+STANDIN=$(dirname "$ENVLOCK")/tests/standin/nvml/libnvidia-ml.so.1
 mkdir -p "$WORK/health/node4"
 cp -a "$REPO/tests/data/node/health/hgx/root" "$WORK/health/node4/root"
 mkdir -p "$WORK/health/node4/root/etc" && cp /etc/os-release "$WORK/health/node4/root/etc/os-release"

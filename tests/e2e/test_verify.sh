@@ -82,10 +82,11 @@ else
   check_contains "$g_out" "FAIL  gpu.count" "no driver: gpu.count fails"
   check_contains "$g_out" "FAIL  cuda.driver" "no driver: cuda.driver fails"
   check_contains "$g_out" "no NVIDIA driver: libcuda.so.1 not found" "no driver: the reason"
-  run_cmd g "$V" --lock "$DATA/lock.json" --check gpu,smoke,gemm,allreduce --no-gpu
+  run_cmd g "$V" --lock "$DATA/lock.json" --check gpu,smoke,gemm,links,allreduce --no-gpu
   check_eq "$g_rc" 0 "--no-gpu: exit 0"
   check_contains "$g_out" "SKIP  gpu.count" "--no-gpu: gpu.count skipped"
   check_contains "$g_out" "GPU checks skipped (--no-gpu)" "--no-gpu: the reason"
+  check_contains "$g_out" "SKIP  links.peer" "--no-gpu: links.peer skipped"
   check_not_contains "$g_out" "PASS" "--no-gpu: nothing passes silently"
   run_cmd g "$V" --lock "$DATA/lock.json" --check cuda --no-gpu
   check_contains "$g_out" "SKIP  cuda.driver" "--no-gpu: cuda.driver skipped"
@@ -94,7 +95,7 @@ fi
 # ---- usage and input errors: exit 2, exact messages
 run_cmd u "$V" --lock "$DATA/lock.json" --check nccll
 check_eq "$u_rc" 2 "unknown check group: exit 2"
-check_eq "$u_err" "envlock-verify: error: --check: unknown check group 'nccll'; did you mean 'nccl'? (accepted: gpu, cuda, nccl, torch, packages, megatron, image, smoke, gemm, allreduce, resume, checkpoint-load)" "unknown check group message"
+check_eq "$u_err" "envlock-verify: error: --check: unknown check group 'nccll'; did you mean 'nccl'? (accepted: gpu, cuda, nccl, torch, packages, megatron, image, smoke, gemm, links, allreduce, resume, checkpoint-load)" "unknown check group message"
 run_cmd u "$V" --lock "$WORK/none.json"
 check_eq "$u_rc" 2 "missing lock: exit 2"
 check_eq "$u_err" "envlock-verify: error: $WORK/none.json: No such file or directory" "missing lock message"

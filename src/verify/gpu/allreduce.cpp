@@ -66,8 +66,10 @@ Status known_answer(const cuda::Api& api, const nccl::Api& nccl, const nccl::Com
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     ENVLOCK_TRY(ranks[r].context.make_current());
     const auto bits = known::float_bits(static_cast<float>(r + 1));
-    ENVLOCK_TRY(
-        cuda::check(api, api.memset_d32(ranks[r].send.ptr(), bits, k_check_floats), "cuMemsetD32"));
+    // On the rank's stream: the all-reduce's non-blocking stream does not wait for the legacy one.
+    ENVLOCK_TRY(cuda::check(
+        api, api.memset_d32_async(ranks[r].send.ptr(), bits, k_check_floats, ranks[r].stream.get()),
+        "cuMemsetD32Async"));
   }
   ENVLOCK_TRY(all_reduce(nccl, comms, ranks, k_check_floats));
   ENVLOCK_TRY(synchronize(api, ranks));
@@ -152,12 +154,20 @@ Status sweep(const cuda::Api& api, const nccl::Api& nccl, const nccl::Communicat
 
 } // namespace
 
+Result<CheckResult> allreduce_known_answer(const cuda::Api& api, const nccl::Library& nccl,
+                                           const nccl::Communicators& comms,
+                                           const std::vector<DeviceInfo>& devices) {
+  CheckResult check = new_run_check("nccl.allreduce");
+  ENVLOCK_TRY_ASSIGN(const auto ranks, open_ranks(api, devices, k_check_floats * sizeof(float)));
+  ENVLOCK_TRY(known_answer(api, nccl.api, comms, ranks, check));
+  return check;
+}
+
 std::vector<CheckResult> allreduce_checks(const cuda::Api& api, const lock::Lock& lock,
-                                          const std::vector<DeviceInfo>& devices,
-                                          const nccl::Library* nccl, const std::string& nccl_error,
+                                          const std::vector<DeviceInfo>& devices, NcclSetup& setup,
                                           const GpuOptions& options) {
-  CheckResult correct = new_check("allreduce", "nccl.allreduce", "NCCL all-reduce known answer");
-  CheckResult busbw = new_check("allreduce", "nccl.busbw", "NCCL all-reduce bus bandwidth");
+  CheckResult correct = new_run_check("nccl.allreduce");
+  CheckResult busbw = new_run_check("nccl.busbw");
   const auto fail_both = [&](const std::string& reason) {
     for (CheckResult* check : {&correct, &busbw}) {
       check->outcome = Outcome::fail;
@@ -165,37 +175,41 @@ std::vector<CheckResult> allreduce_checks(const cuda::Api& api, const lock::Lock
     }
     return std::vector<CheckResult>{correct, busbw};
   };
-  if (nccl == nullptr) {
-    return fail_both(nccl_error);
+  const auto with_setup = [&]() {
+    correct.seconds = setup.load_seconds + setup.init_seconds + setup.known_answer_seconds;
+    correct.details["setup"] = {{"library_load_seconds", setup.load_seconds},
+                                {"comm_init_seconds", setup.init_seconds},
+                                {"known_answer_seconds", setup.known_answer_seconds}};
+  };
+  with_setup();
+  if (!setup.library) {
+    return fail_both(setup.library.error().message);
   }
+  const nccl::Library& nccl = *setup.library;
+  if (!setup.comms) {
+    return fail_both(setup.comms.error().message);
+  }
+  if (!setup.known_answer) {
+    return fail_both(setup.known_answer.error().message);
+  }
+  correct = std::move(*setup.known_answer);
+  with_setup();
   for (CheckResult* check : {&correct, &busbw}) {
-    check->details["library"] = nccl->path;
-    check->details["version"] = nccl->version;
+    check->details["library"] = nccl.path;
+    check->details["version"] = nccl.version;
     check->details["ranks"] = devices.size();
   }
+  const nccl::Communicators& comms = *setup.comms;
   Stopwatch watch;
   const auto sizes = sweep_sizes(options.sweep_min, options.sweep_max);
   const std::uint64_t largest = sizes.empty() ? k_check_floats * 4 : sizes.back();
-  auto ranks = open_ranks(api, devices, std::max<std::uint64_t>(largest, k_check_floats * 4));
-  if (!ranks) {
-    return fail_both(ranks.error().message);
-  }
-  std::vector<int> ordinals;
-  for (const auto& device : devices) {
-    ordinals.push_back(device.device);
-  }
-  auto comms = nccl::Communicators::init_all(nccl->api, ordinals);
-  if (!comms) {
-    return fail_both(comms.error().message);
-  }
-  if (auto status = known_answer(api, nccl->api, *comms, *ranks, correct); !status) {
-    return fail_both(status.error().message);
-  }
-  correct.seconds = watch.lap();
+  auto ranks = open_ranks(api, devices, largest);
   double last_busbw = 0;
-  if (auto status = sweep(api, nccl->api, *comms, *ranks, sizes, busbw, last_busbw); !status) {
+  Status swept =
+      ranks ? sweep(api, nccl.api, comms, *ranks, sizes, busbw, last_busbw) : Status{ranks.error()};
+  if (!swept) {
     busbw.outcome = Outcome::fail;
-    busbw.reason = status.error().message;
+    busbw.reason = swept.error().message;
   } else {
     judge_busbw(lock.expect, devices.front().name, static_cast<int>(devices.size()), largest,
                 last_busbw, busbw);

@@ -43,10 +43,21 @@ Result<Library> load(const std::vector<std::string>& candidates) {
   return library;
 }
 
-Result<Gemm> Gemm::plan(const Api& api, std::uint64_t m, std::uint64_t n, std::uint64_t k,
-                        std::size_t workspace_bytes) {
-  Gemm gemm(&api);
-  ENVLOCK_TRY(check(api.create(&gemm.m_handle), "cublasLtCreate"));
+Result<Handle> Handle::create(const Api& api) {
+  HandleType handle = nullptr;
+  ENVLOCK_TRY(check(api.create(&handle), "cublasLtCreate"));
+  return Handle(&api, handle);
+}
+
+Handle::~Handle() {
+  if (m_api != nullptr && m_handle != nullptr) {
+    static_cast<void>(m_api->destroy(m_handle));
+  }
+}
+
+Result<Gemm> Gemm::plan(const Api& api, const Handle& handle, std::uint64_t m, std::uint64_t n,
+                        std::uint64_t k, std::size_t workspace_bytes) {
+  Gemm gemm(&api, handle.get());
   ENVLOCK_TRY(
       check(api.desc_create(&gemm.m_desc, k_compute_32f, k_r_32f), "cublasLtMatmulDescCreate"));
   const auto ld = [](std::uint64_t rows) { return static_cast<std::int64_t>(rows); };
@@ -97,9 +108,6 @@ Gemm::~Gemm() {
   }
   if (m_desc != nullptr) {
     static_cast<void>(m_api->desc_destroy(m_desc));
-  }
-  if (m_handle != nullptr) {
-    static_cast<void>(m_api->destroy(m_handle));
   }
 }
 

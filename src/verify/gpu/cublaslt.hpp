@@ -10,12 +10,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace envlock::verify::blaslt {
 
 using Status_ = int; // cublasStatus_t; 0 is CUBLAS_STATUS_SUCCESS
-using Handle = struct HandleOpaque*;
+using HandleType = struct HandleOpaque*;
 using MatmulDesc = struct MatmulDescOpaque*;
 using Layout = struct LayoutOpaque*;
 using Preference = struct PreferenceOpaque*;
@@ -36,8 +37,8 @@ inline constexpr int k_r_16bf = 14;            // CUDA_R_16BF
 inline constexpr int k_pref_max_workspace = 1; // CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
 
 struct Api {
-  Status_ (*create)(Handle*) = nullptr;
-  Status_ (*destroy)(Handle) = nullptr;
+  Status_ (*create)(HandleType*) = nullptr;
+  Status_ (*destroy)(HandleType) = nullptr;
   std::size_t (*get_version)() = nullptr;
   Status_ (*desc_create)(MatmulDesc*, int, int) = nullptr;
   Status_ (*desc_destroy)(MatmulDesc) = nullptr;
@@ -46,9 +47,9 @@ struct Api {
   Status_ (*pref_create)(Preference*) = nullptr;
   Status_ (*pref_destroy)(Preference) = nullptr;
   Status_ (*pref_set_attribute)(Preference, int, const void*, std::size_t) = nullptr;
-  Status_ (*heuristic)(Handle, MatmulDesc, Layout, Layout, Layout, Layout, Preference, int,
+  Status_ (*heuristic)(HandleType, MatmulDesc, Layout, Layout, Layout, Layout, Preference, int,
                        HeuristicResult*, int*) = nullptr;
-  Status_ (*matmul)(Handle, MatmulDesc, const void*, const void*, Layout, const void*, Layout,
+  Status_ (*matmul)(HandleType, MatmulDesc, const void*, const void*, Layout, const void*, Layout,
                     const void*, const void*, Layout, void*, Layout, const Algo*, void*,
                     std::size_t, cuda::CuStream) = nullptr;
 };
@@ -64,14 +65,35 @@ struct Library {
 // Fails (environment error) naming the candidates or the missing symbol.
 Result<Library> load(const std::vector<std::string>& candidates);
 
+// A cuBLASLt handle (cublasLtCreate), made for the device whose context is current.
+class Handle {
+public:
+  // Fails with "cublasLtCreate: cuBLAS status N".
+  static Result<Handle> create(const Api& api);
+  Handle(Handle&& other) noexcept
+      : m_api(std::exchange(other.m_api, nullptr)),
+        m_handle(std::exchange(other.m_handle, nullptr)) {}
+  Handle& operator=(Handle&&) = delete;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle();
+  [[nodiscard]] HandleType get() const { return m_handle; }
+
+private:
+  Handle(const Api* api, HandleType handle) : m_api(api), m_handle(handle) {}
+  const Api* m_api = nullptr;
+  HandleType m_handle = nullptr;
+};
+
 // A column-major BF16 product D = A B (A m x k, B k x n, D m x n, FP32 accumulation) planned once
-// for its sizes: handle, descriptors and the heuristic's first algorithm.
+// for its sizes with a handle of the device (which must outlive it): descriptors and the
+// heuristic's first algorithm.
 class Gemm {
 public:
   // Fails with the cuBLASLt call and status, or "no cuBLASLt algorithm for ..." when the
   // heuristic returns none.
-  static Result<Gemm> plan(const Api& api, std::uint64_t m, std::uint64_t n, std::uint64_t k,
-                           std::size_t workspace_bytes);
+  static Result<Gemm> plan(const Api& api, const Handle& handle, std::uint64_t m, std::uint64_t n,
+                           std::uint64_t k, std::size_t workspace_bytes);
   Gemm(Gemm&& other) noexcept;
   Gemm& operator=(Gemm&&) = delete;
   Gemm(const Gemm&) = delete;
@@ -82,9 +104,9 @@ public:
   Status run(const void* a, const void* b, void* d, void* workspace, cuda::CuStream stream) const;
 
 private:
-  explicit Gemm(const Api* api) : m_api(api) {}
+  Gemm(const Api* api, HandleType handle) : m_api(api), m_handle(handle) {}
   const Api* m_api = nullptr;
-  Handle m_handle = nullptr;
+  HandleType m_handle = nullptr; // not owned
   MatmulDesc m_desc = nullptr;
   Layout m_a = nullptr;
   Layout m_b = nullptr;

@@ -29,6 +29,7 @@ Status resolve_all(const util::DlHandle& lib, Api& api) {
   ENVLOCK_TRY(util::dl_bind(lib, api.memcpy_htod, "cuMemcpyHtoD_v2"));
   ENVLOCK_TRY(util::dl_bind(lib, api.memcpy_dtoh, "cuMemcpyDtoH_v2"));
   ENVLOCK_TRY(util::dl_bind(lib, api.memset_d32, "cuMemsetD32_v2"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.memset_d32_async, "cuMemsetD32Async"));
   ENVLOCK_TRY(util::dl_bind(lib, api.stream_create, "cuStreamCreate"));
   ENVLOCK_TRY(util::dl_bind(lib, api.stream_destroy, "cuStreamDestroy_v2"));
   ENVLOCK_TRY(util::dl_bind(lib, api.stream_synchronize, "cuStreamSynchronize"));
@@ -37,6 +38,16 @@ Status resolve_all(const util::DlHandle& lib, Api& api) {
   ENVLOCK_TRY(util::dl_bind(lib, api.event_record, "cuEventRecord"));
   ENVLOCK_TRY(util::dl_bind(lib, api.event_synchronize, "cuEventSynchronize"));
   ENVLOCK_TRY(util::dl_bind(lib, api.event_elapsed_time, "cuEventElapsedTime"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.device_can_access_peer, "cuDeviceCanAccessPeer"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.device_get_p2p_attribute, "cuDeviceGetP2PAttribute"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.device_get_pci_bus_id, "cuDeviceGetPCIBusId"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.ctx_enable_peer_access, "cuCtxEnablePeerAccess"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.ctx_disable_peer_access, "cuCtxDisablePeerAccess"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.memcpy_peer_async, "cuMemcpyPeerAsync"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.memcpy_htod_async, "cuMemcpyHtoDAsync_v2"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.mem_host_alloc, "cuMemHostAlloc"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.mem_free_host, "cuMemFreeHost"));
   ENVLOCK_TRY(util::dl_bind(lib, api.get_error_string, "cuGetErrorString"));
   ENVLOCK_TRY(util::dl_bind(lib, api.get_error_name, "cuGetErrorName"));
   return {};

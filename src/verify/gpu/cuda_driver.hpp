@@ -28,6 +28,9 @@ inline constexpr int k_attribute_sm_count = 16;      // CU_DEVICE_ATTRIBUTE_MULT
 inline constexpr int k_attribute_cc_major = 75;      // ..._COMPUTE_CAPABILITY_MAJOR
 inline constexpr int k_attribute_cc_minor = 76;      // ..._COMPUTE_CAPABILITY_MINOR
 inline constexpr unsigned k_stream_non_blocking = 1; // CU_STREAM_NON_BLOCKING
+inline constexpr unsigned k_host_alloc_portable = 1; // CU_MEMHOSTALLOC_PORTABLE
+inline constexpr int k_p2p_performance_rank = 1;     // CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK
+inline constexpr CuResult k_error_peer_access_already_enabled = 704; // ..._ALREADY_ENABLED
 
 // The driver's entry points used by the verifier, resolved once.
 struct Api {
@@ -52,6 +55,7 @@ struct Api {
   CuResult (*memcpy_htod)(CuDevicePtr, const void*, std::size_t) = nullptr;
   CuResult (*memcpy_dtoh)(void*, CuDevicePtr, std::size_t) = nullptr;
   CuResult (*memset_d32)(CuDevicePtr, unsigned, std::size_t) = nullptr;
+  CuResult (*memset_d32_async)(CuDevicePtr, unsigned, std::size_t, CuStream) = nullptr;
   CuResult (*stream_create)(CuStream*, unsigned) = nullptr;
   CuResult (*stream_destroy)(CuStream) = nullptr;
   CuResult (*stream_synchronize)(CuStream) = nullptr;
@@ -60,6 +64,17 @@ struct Api {
   CuResult (*event_record)(CuEvent, CuStream) = nullptr;
   CuResult (*event_synchronize)(CuEvent) = nullptr;
   CuResult (*event_elapsed_time)(float*, CuEvent, CuEvent) = nullptr;
+  CuResult (*device_can_access_peer)(int*, CuDevice, CuDevice) = nullptr;
+  CuResult (*device_get_p2p_attribute)(int*, int, CuDevice, CuDevice) = nullptr;
+  CuResult (*device_get_pci_bus_id)(char*, int, CuDevice) = nullptr;
+  CuResult (*ctx_enable_peer_access)(CuContext, unsigned) = nullptr;
+  CuResult (*ctx_disable_peer_access)(CuContext) = nullptr;
+  CuResult (*memcpy_peer_async)(CuDevicePtr, CuContext, CuDevicePtr, CuContext, std::size_t,
+                                CuStream) = nullptr;
+  CuResult (*memcpy_htod_async)(CuDevicePtr, const void*, std::size_t, CuStream) = nullptr;
+  CuResult (*memcpy_dtoh_async)(void*, CuDevicePtr, std::size_t, CuStream) = nullptr;
+  CuResult (*mem_host_alloc)(void**, std::size_t, unsigned) = nullptr;
+  CuResult (*mem_free_host)(void*) = nullptr;
   CuResult (*get_error_string)(CuResult, const char**) = nullptr;
   CuResult (*get_error_name)(CuResult, const char**) = nullptr;
 };

@@ -50,6 +50,19 @@ DeviceBuffer::~DeviceBuffer() {
   }
 }
 
+Result<HostBuffer> HostBuffer::allocate(const Api& api, std::size_t bytes) {
+  void* ptr = nullptr;
+  const std::string what = "cuMemHostAlloc(" + std::to_string(bytes) + " bytes)";
+  ENVLOCK_TRY(check(api, api.mem_host_alloc(&ptr, bytes, k_host_alloc_portable), what.c_str()));
+  return HostBuffer(&api, ptr, bytes);
+}
+
+HostBuffer::~HostBuffer() {
+  if (m_api != nullptr && m_ptr != nullptr) {
+    static_cast<void>(m_api->mem_free_host(m_ptr));
+  }
+}
+
 Result<Stream> Stream::create(const Api& api) {
   Stream stream;
   ENVLOCK_TRY(

@@ -26,6 +26,8 @@ public:
 
   // Makes this context current on the calling thread again.
   [[nodiscard]] Status make_current() const;
+  [[nodiscard]] CuContext get() const { return m_context; }
+  [[nodiscard]] CuDevice device() const { return m_device; }
 
 private:
   PrimaryContext(const Api* api, CuDevice device, CuContext context)
@@ -56,6 +58,32 @@ public:
 private:
   const Api* m_api = nullptr;
   CuDevicePtr m_ptr = 0;
+  std::size_t m_bytes = 0;
+};
+
+// Page-locked host memory (cuMemHostAlloc, portable: pinned for every context), for copies
+// between the host and a device at the bus's speed. Its pages come from the memory node of the
+// thread that allocates it.
+class HostBuffer {
+public:
+  // Fails with "cuMemHostAlloc(N bytes): ..." and the driver's error.
+  static Result<HostBuffer> allocate(const Api& api, std::size_t bytes);
+  HostBuffer(HostBuffer&& other) noexcept
+      : m_api(std::exchange(other.m_api, nullptr)), m_ptr(std::exchange(other.m_ptr, nullptr)),
+        m_bytes(other.m_bytes) {}
+  HostBuffer& operator=(HostBuffer&&) = delete;
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  ~HostBuffer();
+
+  [[nodiscard]] void* get() const { return m_ptr; }
+  [[nodiscard]] std::size_t bytes() const { return m_bytes; }
+
+private:
+  HostBuffer(const Api* api, void* ptr, std::size_t bytes)
+      : m_api(api), m_ptr(ptr), m_bytes(bytes) {}
+  const Api* m_api = nullptr;
+  void* m_ptr = nullptr;
   std::size_t m_bytes = 0;
 };
 

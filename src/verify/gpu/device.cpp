@@ -4,6 +4,7 @@
 #include "verify/gpu/figures.hpp"
 #include "verify/gpu/gemm.hpp"
 #include "verify/gpu/kernels.hpp"
+#include "verify/gpu/setup.hpp"
 #include "verify/gpu/timer.hpp"
 
 #include <array>
@@ -55,8 +56,11 @@ Status run_bandwidth(const cuda::Api& api, const SmokeKernels& kernels, std::siz
                      CheckResult& check) {
   ENVLOCK_TRY_ASSIGN(auto src, cuda::DeviceBuffer::allocate(api, bytes));
   ENVLOCK_TRY_ASSIGN(auto dst, cuda::DeviceBuffer::allocate(api, bytes));
-  ENVLOCK_TRY(cuda::check(api, api.memset_d32(src.ptr(), 0x3F800000U, bytes / 4), "cuMemsetD32"));
   ENVLOCK_TRY_ASSIGN(auto stream, cuda::Stream::create(api));
+  // On the copies' stream: a non-blocking stream does not wait for the legacy stream's work.
+  ENVLOCK_TRY(cuda::check(api,
+                          api.memset_d32_async(src.ptr(), 0x3F800000U, bytes / 4, stream.get()),
+                          "cuMemsetD32Async"));
   std::uint64_t vectors = bytes / 16;
   cuda::CuDevicePtr from = src.ptr();
   cuda::CuDevicePtr to = dst.ptr();
@@ -94,11 +98,31 @@ CheckResult new_check(std::string group, std::string id, std::string title) {
   return check;
 }
 
+const std::vector<std::array<const char*, 3>>& run_check_rows() {
+  static const std::vector<std::array<const char*, 3>> rows = {
+      {"gpu", "gpu.count", "GPU count"},
+      {"gpu", "gpu.model", "GPU model"},
+      {"links", "links.peer", "GPU to GPU copy bandwidth"},
+      {"links", "links.host_to_device", "host to GPU copy bandwidth"},
+      {"links", "links.device_to_host", "GPU to host copy bandwidth"},
+      {"allreduce", "nccl.allreduce", "NCCL all-reduce known answer"},
+      {"allreduce", "nccl.busbw", "NCCL all-reduce bus bandwidth"}};
+  return rows;
+}
+
+CheckResult new_run_check(std::string_view id) {
+  for (const auto& [group, row_id, title] : run_check_rows()) {
+    if (id == row_id) {
+      return new_check(group, row_id, title);
+    }
+  }
+  return new_check("gpu", std::string(id), std::string(id));
+}
+
 DeviceSizes device_sizes(const GpuOptions& options) {
   DeviceSizes sizes;
   if (options.quick) {
     sizes.copy_bytes = std::size_t{64} << 20;
-    sizes.gemm_n = 1024;
   }
   return sizes;
 }
@@ -111,52 +135,97 @@ std::vector<CheckResult> new_device_checks(const DeviceInfo& device) {
 }
 
 std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& device,
-                                       const blaslt::Library* blas, const std::string& blas_error,
-                                       const DeviceSizes& sizes, const DeviceWork& work) {
+                                       std::optional<cuda::PrimaryContext>& held,
+                                       const DeviceRun& run, const DeviceSizes& sizes,
+                                       const DeviceWork& work) {
   auto checks = new_device_checks(device);
   CheckResult smoke = std::move(checks[0]);
   CheckResult bandwidth = std::move(checks[1]);
   CheckResult gemm = std::move(checks[2]);
+  const auto wanted = [&]() {
+    std::vector<CheckResult> out;
+    if (work.smoke) {
+      out.push_back(std::move(smoke));
+      out.push_back(std::move(bandwidth));
+    }
+    if (work.gemm) {
+      out.push_back(std::move(gemm));
+    }
+    return out;
+  };
+  // Every wanted check with the same outcome and reason, the time so far on the first.
+  const auto all_with = [&](Outcome outcome, const std::string& reason, double seconds) {
+    for (CheckResult* check : {&smoke, &bandwidth, &gemm}) {
+      check->outcome = outcome;
+      check->reason = reason;
+    }
+    auto out = wanted();
+    if (!out.empty()) {
+      out.front().seconds = seconds;
+    }
+    return out;
+  };
+  Stopwatch watch;
   auto context = cuda::PrimaryContext::open(api, device.device);
   if (!context) {
-    return {failed_by(smoke, context.error()), failed_by(bandwidth, context.error()),
-            failed_by(gemm, context.error())};
+    return all_with(Outcome::fail, context.error().message, watch.lap());
+  }
+  held.emplace(std::move(*context));
+  if (!work.smoke && !work.gemm) {
+    return {}; // the context alone, retained for the run's later checks
   }
   auto kernels = load_smoke_kernels(api);
   if (!kernels) {
-    const Outcome outcome = kernels_built_in() ? Outcome::fail : Outcome::skip;
-    for (CheckResult* check : {&smoke, &bandwidth, &gemm}) {
-      check->outcome = outcome;
-      check->reason = kernels.error().message;
-    }
-    return {smoke, bandwidth, gemm};
+    return all_with(kernels_built_in() ? Outcome::fail : Outcome::skip, kernels.error().message,
+                    watch.lap());
   }
-  Stopwatch watch;
-  std::vector<CheckResult> out;
+  // The context and the kernels are the first check's: the smoke kernel's, else the GEMM's.
   if (work.smoke) {
     if (auto status = run_known_answer(api, *kernels, sizes.known_answer_elements, smoke);
         !status) {
       smoke = failed_by(smoke, status.error());
     }
     smoke.seconds = watch.lap();
+  }
+  std::optional<GemmProduct> product;
+  if (work.gemm) {
+    gemm.seconds = work.smoke ? 0 : watch.lap();
+    const BlasSetup& blas = run.setup->blas(); // waits for cuBLASLt's set-up
+    watch.lap();
+    gemm.seconds += blas.handle_seconds.at(run.index);
+    gemm.details["setup"] = {{"library_load_seconds", blas.load_seconds},
+                             {"handle_seconds", blas.handle_seconds.at(run.index)}};
+    const auto& handle = blas.handles.at(run.index);
+    if (!blas.library) {
+      gemm = failed_by(gemm, blas.library.error());
+    } else if (!handle) {
+      gemm = failed_by(gemm, handle.error());
+    } else if (auto verified =
+                   verify_gemm(api, *kernels, *blas.library, *handle, sizes, work.gemm_timed, gemm);
+               !verified) {
+      gemm = failed_by(gemm, verified.error());
+    } else if (*verified) {
+      product.emplace(std::move(**verified));
+    }
+    gemm.seconds += watch.lap();
+  }
+
+  // The measurements, once nothing is set up any more.
+  run.measure.wait();
+  watch.lap();
+  if (work.smoke) {
     if (auto status = run_bandwidth(api, *kernels, sizes.copy_bytes, bandwidth); !status) {
       bandwidth = failed_by(bandwidth, status.error());
     }
     bandwidth.seconds = watch.lap();
-    out.push_back(std::move(smoke));
-    out.push_back(std::move(bandwidth));
   }
-  if (work.gemm) {
-    watch.lap();
-    if (blas == nullptr) {
-      gemm = failed_by(gemm, env_error(blas_error));
-    } else if (auto status = run_gemm_check(api, *kernels, *blas, sizes, gemm); !status) {
+  if (product) {
+    if (auto status = time_gemm(api, *product, gemm); !status) {
       gemm = failed_by(gemm, status.error());
     }
-    gemm.seconds = watch.lap();
-    out.push_back(std::move(gemm));
+    gemm.seconds += watch.lap();
   }
-  return out;
+  return wanted();
 }
 
 Result<std::vector<DeviceInfo>> list_devices(const cuda::Api& api,

@@ -5,10 +5,15 @@
 #include "verify/check.hpp"
 #include "verify/gpu/cublaslt.hpp"
 #include "verify/gpu/cuda_driver.hpp"
+#include "verify/gpu/cuda_raii.hpp"
 #include "verify/gpu/gpu_checks.hpp"
 
+#include <array>
 #include <cstddef>
+#include <future>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace envlock::verify {
@@ -27,6 +32,12 @@ struct DeviceInfo {
 
 // A check with its group, id and title, not yet run (outcome skip).
 CheckResult new_check(std::string group, std::string id, std::string title);
+
+// The run-wide GPU checks, in report order: group, id, title.
+const std::vector<std::array<const char*, 3>>& run_check_rows();
+
+// The run-wide check `id` of run_check_rows(), not yet run.
+CheckResult new_run_check(std::string_view id);
 
 // The checks of one device, before they run: "gpu.N.smoke" and "gpu.N.bandwidth" (group "smoke"),
 // "gpu.N.gemm_bf16" (group "gemm").
@@ -48,16 +59,29 @@ DeviceSizes device_sizes(const GpuOptions& options);
 
 // Which of a device's checks to run (the groups --check asked for).
 struct DeviceWork {
-  bool smoke = true; // the known-answer kernel and the memory bandwidth
-  bool gemm = true;
+  bool smoke = true;      // the known-answer kernel and the memory bandwidth
+  bool gemm = true;       // the GEMM's known answer
+  bool gemm_timed = true; // the large product checked and timed (not under --quick)
 };
 
-// The checks of one device: "gpu.<i>.smoke" and "gpu.<i>.bandwidth" (work.smoke), and
-// "gpu.<i>.gemm_bf16" (work.gemm). `blas` is null when cuBLASLt did not load; `blas_error` then
-// says why (the GEMM check fails with it). Never fails as a whole: each check carries its own
-// failure.
+class GpuSetup; // setup.hpp
+
+// What a device's thread shares with the run.
+struct DeviceRun {
+  GpuSetup* setup = nullptr;        // cuBLASLt's handles (work.gemm)
+  std::size_t index = 0;            // the device's place in the GPU list (its handle)
+  std::shared_future<void> measure; // ready when measurements may run alone
+};
+
+// The checks of one device, on the calling thread: "gpu.<i>.smoke" and "gpu.<i>.bandwidth"
+// (work.smoke), and "gpu.<i>.gemm_bf16" (work.gemm). The device's primary context is retained
+// into `held` (it stays for the rest of the run) and made current. The known answers run at once
+// (beside the set-up); the bandwidth and the GEMM's timing wait for `run.measure`. Never fails as
+// a whole: each check carries its own failure, and its own time (waits left out; the GEMM's
+// includes its handle's set-up).
 std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& device,
-                                       const blaslt::Library* blas, const std::string& blas_error,
-                                       const DeviceSizes& sizes, const DeviceWork& work);
+                                       std::optional<cuda::PrimaryContext>& held,
+                                       const DeviceRun& run, const DeviceSizes& sizes,
+                                       const DeviceWork& work);
 
 } // namespace envlock::verify

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace envlock::verify {
@@ -18,13 +19,6 @@ constexpr std::uint64_t k_samples = 256;
 constexpr std::uint32_t k_seed_a = 1;
 constexpr std::uint32_t k_seed_b = 2;
 
-// One m x n x k product's device buffers, filled with the known inputs.
-struct Operands {
-  cuda::DeviceBuffer a;
-  cuda::DeviceBuffer b;
-  cuda::DeviceBuffer d;
-};
-
 Status fill(const cuda::Api& api, const SmokeKernels& kernels, const cuda::DeviceBuffer& buffer,
             std::uint32_t seed) {
   std::uint64_t elements = buffer.bytes() / 2;
@@ -33,34 +27,23 @@ Status fill(const cuda::Api& api, const SmokeKernels& kernels, const cuda::Devic
   return launch(api, kernels.fill_bf16, grid, k_block_threads, nullptr, {&ptr, &seed, &elements});
 }
 
-Result<Operands> make_operands(const cuda::Api& api, const SmokeKernels& kernels, std::uint64_t n) {
+Result<GemmProduct> make_product(const cuda::Api& api, const SmokeKernels& kernels,
+                                 const blaslt::Api& blas, const blaslt::Handle& handle,
+                                 std::uint64_t n) {
   const std::size_t bytes = n * n * 2;
   ENVLOCK_TRY_ASSIGN(auto a, cuda::DeviceBuffer::allocate(api, bytes));
   ENVLOCK_TRY_ASSIGN(auto b, cuda::DeviceBuffer::allocate(api, bytes));
   ENVLOCK_TRY_ASSIGN(auto d, cuda::DeviceBuffer::allocate(api, bytes));
   ENVLOCK_TRY(fill(api, kernels, a, k_seed_a));
   ENVLOCK_TRY(fill(api, kernels, b, k_seed_b));
-  return Operands{std::move(a), std::move(b), std::move(d)};
-}
-
-// One planned n x n x n product with its operands and workspace.
-struct Product {
-  std::uint64_t n = 0;
-  Operands ops;
-  blaslt::Gemm gemm;
-  cuda::DeviceBuffer workspace;
-};
-
-Result<Product> make_product(const cuda::Api& api, const SmokeKernels& kernels,
-                             const blaslt::Api& blas, std::uint64_t n) {
-  ENVLOCK_TRY_ASSIGN(auto ops, make_operands(api, kernels, n));
-  ENVLOCK_TRY_ASSIGN(auto gemm, blaslt::Gemm::plan(blas, n, n, n, k_workspace));
+  ENVLOCK_TRY_ASSIGN(auto gemm, blaslt::Gemm::plan(blas, handle, n, n, n, k_workspace));
   ENVLOCK_TRY_ASSIGN(auto workspace, cuda::DeviceBuffer::allocate(api, k_workspace));
-  return Product{n, std::move(ops), std::move(gemm), std::move(workspace)};
+  return GemmProduct{
+      n, std::move(a), std::move(b), std::move(d), std::move(gemm), std::move(workspace)};
 }
 
-Status run_once(const Product& product, cuda::CuStream stream) {
-  return product.gemm.run(product.ops.a.address(), product.ops.b.address(), product.ops.d.address(),
+Status run_once(const GemmProduct& product, cuda::CuStream stream) {
+  return product.gemm.run(product.a.address(), product.b.address(), product.d.address(),
                           product.workspace.address(), stream);
 }
 
@@ -84,16 +67,16 @@ enum class Entries { all, sampled };
 
 // Multiplies once and compares every entry or k_samples entries spread over the column-major
 // product. Returns the number of entries out of tolerance.
-Result<std::uint64_t> product_errors(const cuda::Api& api, const Product& product, Entries entries,
-                                     double& worst) {
+Result<std::uint64_t> product_errors(const cuda::Api& api, const GemmProduct& product,
+                                     Entries entries, double& worst) {
   ENVLOCK_TRY(run_once(product, nullptr));
   const std::uint64_t n = product.n;
   const std::uint64_t total = n * n;
   std::uint64_t errors = 0;
   if (entries == Entries::all) {
     std::vector<std::uint16_t> d(total);
-    ENVLOCK_TRY(cuda::check(api, api.memcpy_dtoh(d.data(), product.ops.d.ptr(), 2 * total),
-                            "cuMemcpyDtoH"));
+    ENVLOCK_TRY(
+        cuda::check(api, api.memcpy_dtoh(d.data(), product.d.ptr(), 2 * total), "cuMemcpyDtoH"));
     for (std::uint64_t index = 0; index < total; ++index) {
       errors += entry_ok(n, index % n, index / n, d[index], worst) ? 0 : 1;
     }
@@ -102,8 +85,8 @@ Result<std::uint64_t> product_errors(const cuda::Api& api, const Product& produc
   const std::uint64_t stride = total / k_samples + 1;
   for (std::uint64_t i = 0, index = 0; i < k_samples; ++i, index = (index + stride) % total) {
     std::uint16_t bits = 0;
-    ENVLOCK_TRY(cuda::check(api, api.memcpy_dtoh(&bits, product.ops.d.ptr() + 2 * index, 2),
-                            "cuMemcpyDtoH"));
+    ENVLOCK_TRY(
+        cuda::check(api, api.memcpy_dtoh(&bits, product.d.ptr() + 2 * index, 2), "cuMemcpyDtoH"));
     errors += entry_ok(n, index % n, index / n, bits, worst) ? 0 : 1;
   }
   return errors;
@@ -111,39 +94,57 @@ Result<std::uint64_t> product_errors(const cuda::Api& api, const Product& produc
 
 } // namespace
 
-Status run_gemm_check(const cuda::Api& api, const SmokeKernels& kernels,
-                      const blaslt::Library& blas, const DeviceSizes& sizes, CheckResult& check) {
+Result<std::optional<GemmProduct>> verify_gemm(const cuda::Api& api, const SmokeKernels& kernels,
+                                               const blaslt::Library& blas,
+                                               const blaslt::Handle& handle,
+                                               const DeviceSizes& sizes, bool timed,
+                                               CheckResult& check) {
   check.details["library"] = blas.path;
   check.details["cublaslt_version"] = blas.version;
   check.details["tolerance"] = "|found - ref| <= 2^-8 |ref| + 2^-14 sum|a b|";
   const std::uint64_t small = sizes.gemm_check_n;
-  const std::uint64_t n = sizes.gemm_n;
   double worst = 0;
   std::uint64_t errors = 0;
   {
-    ENVLOCK_TRY_ASSIGN(auto product, make_product(api, kernels, blas.api, small));
+    ENVLOCK_TRY_ASSIGN(auto product, make_product(api, kernels, blas.api, handle, small));
     ENVLOCK_TRY_ASSIGN(errors, product_errors(api, product, Entries::all, worst));
   }
-  ENVLOCK_TRY_ASSIGN(auto product, make_product(api, kernels, blas.api, n));
-  ENVLOCK_TRY_ASSIGN(auto sampled_errors, product_errors(api, product, Entries::sampled, worst));
-  errors += sampled_errors;
-  check.details["checked"] = {
-      {"full", std::to_string(small) + "^3"},
-      {"sampled", std::to_string(k_samples) + " entries of " + std::to_string(n) + "^3"},
-      {"max_abs_error", worst}};
+  nlohmann::json checked = {{"full", std::to_string(small) + "^3"}};
+  std::optional<GemmProduct> large;
+  if (timed) {
+    const std::uint64_t n = sizes.gemm_n;
+    ENVLOCK_TRY_ASSIGN(auto product, make_product(api, kernels, blas.api, handle, n));
+    large.emplace(std::move(product));
+    ENVLOCK_TRY_ASSIGN(auto sampled_errors, product_errors(api, *large, Entries::sampled, worst));
+    errors += sampled_errors;
+    checked["sampled"] = std::to_string(k_samples) + " entries of " + std::to_string(n) + "^3";
+  }
+  checked["max_abs_error"] = worst;
+  check.details["checked"] = std::move(checked);
+  check.expected = "within tolerance";
+  check.found = timed ? "within tolerance"
+                      : "within tolerance (" + std::to_string(small) + "^3; not timed: --quick)";
+  if (errors > 0) {
+    check.outcome = Outcome::fail;
+    check.found = std::to_string(errors) + " entries outside";
+    check.reason = std::to_string(errors) + " product entries outside the tolerance";
+  } else {
+    check.outcome = Outcome::pass;
+  }
+  return large;
+}
+
+Status time_gemm(const cuda::Api& api, const GemmProduct& product, CheckResult& check) {
   ENVLOCK_TRY_ASSIGN(auto stream, cuda::Stream::create(api));
   const auto run = [&]() { return run_once(product, stream.get()); };
   ENVLOCK_TRY_ASSIGN(double seconds,
                      time_iterations(api, stream.get(), k_warmup_runs, k_timed_runs, run));
+  const std::uint64_t n = product.n;
   const double tflops = gemm_tflops(n, n, n, seconds);
   check.figures.push_back({"gemm_bf16_" + std::to_string(n), tflops, "TFLOP/s"});
-  check.found = std::to_string(static_cast<long long>(std::lround(tflops))) + " TFLOP/s"; // NOLINT
-  check.expected = "within tolerance";
-  if (errors > 0) {
-    check.outcome = Outcome::fail;
-    check.reason = std::to_string(errors) + " product entries outside the tolerance";
-  } else {
-    check.outcome = Outcome::pass;
+  if (check.outcome == Outcome::pass) {
+    check.found = std::to_string(static_cast<long long>(std::lround(tflops))) + // NOLINT
+                  " TFLOP/s";
   }
   return {};
 }

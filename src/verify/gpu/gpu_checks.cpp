@@ -1,5 +1,6 @@
-// run_gpu_checks: loads the driver, lists the devices, runs each device's checks on a thread of
-// its own, then the NCCL all-reduce over all of them.
+// run_gpu_checks: loads the driver and starts the set-up, lists the devices, runs each device's
+// checks on a thread of its own, opens the measurements once the set-up and the host checks are
+// done, then the links and the NCCL all-reduce over all of them.
 #include "verify/gpu/gpu_checks.hpp"
 
 #include "verify/gpu/allreduce.hpp"
@@ -7,10 +8,16 @@
 #include "verify/gpu/cuda_driver.hpp"
 #include "verify/gpu/device.hpp"
 #include "verify/gpu/libraries.hpp"
+#include "verify/gpu/links.hpp"
 #include "verify/gpu/nccl_api.hpp"
+#include "verify/gpu/setup.hpp"
 #include "verify/gpu/timer.hpp"
 
 #include <array>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -18,31 +25,24 @@ namespace envlock::verify {
 
 namespace {
 
-// The run-wide GPU checks: group, id, title.
-const std::vector<std::array<const char*, 3>> k_run_checks = {
-    {"gpu", "gpu.count", "GPU count"},
-    {"gpu", "gpu.model", "GPU model"},
-    {"allreduce", "nccl.allreduce", "NCCL all-reduce known answer"},
-    {"allreduce", "nccl.busbw", "NCCL all-reduce bus bandwidth"}};
-
-// The run-wide check `id` of the table above, not yet run.
-CheckResult new_run_check(std::string_view id) {
-  for (const auto& [group, row_id, title] : k_run_checks) {
-    if (id == row_id) {
-      return new_check(group, row_id, title);
+// The run-wide checks of `group` with the same outcome and reason.
+void add_group(std::vector<CheckResult>& checks, std::string_view group, Outcome outcome,
+               const std::string& reason) {
+  for (const auto& [row_group, id, title] : run_check_rows()) {
+    if (group == row_group) {
+      CheckResult check = new_check(row_group, id, title);
+      check.outcome = outcome;
+      check.reason = reason;
+      checks.push_back(std::move(check));
     }
   }
-  return new_check("gpu", std::string(id), std::string(id));
 }
 
 // Every GPU check with the same outcome and reason (no driver, --no-gpu).
 std::vector<CheckResult> all_checks(Outcome outcome, const std::string& reason) {
   std::vector<CheckResult> checks;
-  for (const auto& [group, id, title] : k_run_checks) {
-    CheckResult check = new_check(group, id, title);
-    check.outcome = outcome;
-    check.reason = reason;
-    checks.push_back(std::move(check));
+  for (const char* group : {"gpu", "links", "allreduce"}) {
+    add_group(checks, group, outcome, reason);
   }
   return checks;
 }
@@ -99,9 +99,65 @@ CheckResult model_check(const lock::Lock& lock, const std::vector<DeviceInfo>& d
   return check;
 }
 
+// Each device's own checks, one thread per device; the measurements wait until `measure` is
+// ready. Every device's primary context stays retained in `held`.
+std::vector<CheckResult> per_device_checks(const cuda::Api& api,
+                                           const std::vector<DeviceInfo>& devices,
+                                           std::vector<std::optional<cuda::PrimaryContext>>& held,
+                                           GpuSetup* setup, const std::shared_future<void>& measure,
+                                           const GpuOptions& options,
+                                           const std::function<void()>& open_measurements) {
+  const DeviceSizes sizes = device_sizes(options);
+  const DeviceWork work{options.smoke, options.gemm, !options.quick};
+  std::vector<std::vector<CheckResult>> per_device(devices.size());
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      threads.emplace_back([&, i]() {
+        per_device[i] =
+            device_checks(api, devices[i], held[i], DeviceRun{setup, i, measure}, sizes, work);
+      });
+    }
+    open_measurements();
+  }
+  std::vector<CheckResult> checks;
+  for (auto& results : per_device) {
+    checks.insert(checks.end(), results.begin(), results.end());
+  }
+  return checks;
+}
+
+// Calls `loaded` when the run ends, for the paths on which the set-up never did.
+class LibrariesLoadedAtExit {
+public:
+  explicit LibrariesLoadedAtExit(std::function<void()> loaded) : m_loaded(std::move(loaded)) {}
+  LibrariesLoadedAtExit(const LibrariesLoadedAtExit&) = delete;
+  LibrariesLoadedAtExit& operator=(const LibrariesLoadedAtExit&) = delete;
+  LibrariesLoadedAtExit(LibrariesLoadedAtExit&&) = delete;
+  LibrariesLoadedAtExit& operator=(LibrariesLoadedAtExit&&) = delete;
+  ~LibrariesLoadedAtExit() { m_loaded(); }
+
+private:
+  std::function<void()> m_loaded;
+};
+
 } // namespace
 
+std::string quick_skip_reason(const std::string& group) {
+  return "not run under --quick; --check " + group + " runs it";
+}
+
 std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions& options) {
+  // libraries_loaded, called once: by the set-up when it has loaded its libraries, else here.
+  auto loaded_once = std::make_shared<std::once_flag>();
+  const std::function<void()> loaded = [loaded_once, &options]() {
+    std::call_once(*loaded_once, [&]() {
+      if (options.libraries_loaded) {
+        options.libraries_loaded();
+      }
+    });
+  };
+  const LibrariesLoadedAtExit at_exit(loaded);
   if (options.no_gpu) {
     return all_checks(Outcome::skip, "GPU checks skipped (--no-gpu)");
   }
@@ -116,6 +172,17 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
     return all_checks(Outcome::fail, driver.error().message);
   }
   const cuda::Api& api = driver->api;
+  // The set-up starts now: the libraries load while the driver starts. It retains the contexts
+  // its handles need, so it may outlive the run's own (`held` below).
+  std::optional<GpuSetup> setup;
+  const bool any_work = options.smoke || options.gemm || options.links == Planned::run ||
+                        options.allreduce == Planned::run;
+  if (options.gemm || options.allreduce == Planned::run) {
+    setup.emplace(api, python_library_dirs(options.site_packages), options.gemm,
+                  options.allreduce == Planned::run, loaded);
+  } else {
+    loaded();
+  }
   int driver_version = 0;
   Status ready = cuda::check(api, api.init(0), "cuInit");
   if (ready) {
@@ -132,41 +199,40 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
                                      model_check(lock, *devices)};
   checks[0].seconds = watch.lap();
   checks[1].seconds = checks[0].seconds; // one lap found both
-  if (devices->empty() || !(options.smoke || options.gemm || options.allreduce)) {
+  if (devices->empty() || !any_work) {
     return checks;
   }
-
-  const auto library_dirs = python_library_dirs(options.site_packages);
-  Result<blaslt::Library> blas = env_error("not loaded: no GEMM asked for");
-  if (options.gemm) {
-    blas = blaslt::load(library_candidates(
-        library_dirs, {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}));
+  if (setup) {
+    setup->set_devices(*devices);
   }
-  const std::string blas_error = blas ? "" : "cuBLASLt: " + blas.error().message;
 
-  const DeviceSizes sizes = device_sizes(options);
-  const DeviceWork work{options.smoke, options.gemm};
-  if (options.smoke || options.gemm) {
-    std::vector<std::vector<CheckResult>> per_device(devices->size());
-    {
-      std::vector<std::jthread> threads;
-      for (std::size_t i = 0; i < devices->size(); ++i) {
-        threads.emplace_back([&, i]() {
-          per_device[i] =
-              device_checks(api, (*devices)[i], blas ? &*blas : nullptr, blas_error, sizes, work);
-        });
-      }
+  // Each device's context, retained by its thread and kept until the end of the run.
+  std::vector<std::optional<cuda::PrimaryContext>> held(devices->size());
+  std::promise<void> measure;
+  const auto open_measurements = [&]() {
+    if (setup) {
+      setup->wait();
     }
-    for (auto& results : per_device) {
-      checks.insert(checks.end(), results.begin(), results.end());
+    if (options.measure_after.valid()) {
+      options.measure_after.wait();
     }
+    measure.set_value();
+  };
+  const auto own = per_device_checks(api, *devices, held, setup ? &*setup : nullptr,
+                                     measure.get_future().share(), options, open_measurements);
+  checks.insert(checks.end(), own.begin(), own.end());
+
+  if (options.links == Planned::run) {
+    const auto links = link_checks(api, lock, *devices, LinkSizes{});
+    checks.insert(checks.end(), links.begin(), links.end());
+  } else if (options.links == Planned::skip_quick) {
+    add_group(checks, "links", Outcome::skip, quick_skip_reason("links"));
   }
-  if (options.allreduce) {
-    auto nccl = nccl::load(library_candidates(library_dirs, {"libnccl.so.2"}));
-    const std::string nccl_error = nccl ? "" : "NCCL: " + nccl.error().message;
-    auto nccl_checks =
-        allreduce_checks(api, lock, *devices, nccl ? &*nccl : nullptr, nccl_error, options);
+  if (options.allreduce == Planned::run) {
+    auto nccl_checks = allreduce_checks(api, lock, *devices, setup->nccl(), options);
     checks.insert(checks.end(), nccl_checks.begin(), nccl_checks.end());
+  } else if (options.allreduce == Planned::skip_quick) {
+    add_group(checks, "allreduce", Outcome::skip, quick_skip_reason("allreduce"));
   }
   return checks;
 }

@@ -1,5 +1,7 @@
 #include "verify/gpu/nccl_api.hpp"
 
+#include <utility>
+
 namespace envlock::verify::nccl {
 
 std::string version_string(int code) {
@@ -53,7 +55,16 @@ Result<Communicators> Communicators::init_all(const Api& api, const std::vector<
   return comms;
 }
 
-Communicators::~Communicators() {
+Communicators& Communicators::operator=(Communicators&& other) noexcept {
+  if (this != &other) {
+    destroy();
+    m_api = other.m_api;
+    m_comms = std::exchange(other.m_comms, {});
+  }
+  return *this;
+}
+
+void Communicators::destroy() noexcept {
   if (m_api == nullptr) {
     return;
   }
@@ -62,6 +73,11 @@ Communicators::~Communicators() {
       static_cast<void>(m_api->comm_destroy(comm));
     }
   }
+  m_comms.clear();
+}
+
+Communicators::~Communicators() {
+  destroy();
 }
 
 } // namespace envlock::verify::nccl

@@ -52,7 +52,7 @@ public:
   // Fails with ncclCommInitAll's error.
   static Result<Communicators> init_all(const Api& api, const std::vector<int>& devices);
   Communicators(Communicators&& other) noexcept = default;
-  Communicators& operator=(Communicators&&) = delete;
+  Communicators& operator=(Communicators&& other) noexcept;
   Communicators(const Communicators&) = delete;
   Communicators& operator=(const Communicators&) = delete;
   ~Communicators();
@@ -61,6 +61,7 @@ public:
 
 private:
   explicit Communicators(const Api* api) : m_api(api) {}
+  void destroy() noexcept;
   const Api* m_api = nullptr;
   std::vector<Comm> m_comms;
 };

@@ -22,6 +22,22 @@ TEST_CASE("manifest error: A minimum bandwidth that is not positive.") {
         "                                   ^");
 }
 
+TEST_CASE("manifest error: A link minimum under a key the link check does not know.") {
+  CHECK(test::parse_error("bad_links_key.yaml") ==
+        "bad_links_key.yaml:16:19: unknown key 'peer_gbs' in 'expect.links.NVIDIA H200'; did you "
+        "mean 'peer_gbps'?\n"
+        "    NVIDIA H200: {peer_gbs: 300}\n"
+        "                  ^");
+}
+
+TEST_CASE("manifest error: A link minimum that is not positive.") {
+  CHECK(test::parse_error("bad_links_value.yaml") ==
+        "bad_links_value.yaml:16:40: 'expect.links.NVIDIA H200.host_to_device_gbps' must be a "
+        "positive number of GB/s, got '0'\n"
+        "    NVIDIA H200: {host_to_device_gbps: 0}\n"
+        "                                       ^");
+}
+
 TEST_CASE("manifest error: expect.cuda is MAJOR.MINOR.") {
   CHECK(test::parse_error("bad_cuda_version.yaml") ==
         "bad_cuda_version.yaml:15:9: 'expect.cuda' must be MAJOR.MINOR, e.g. 13.3, got '13'\n"

@@ -37,6 +37,8 @@ TEST_CASE("manifest: the required keys alone take the defaults") {
   CHECK(m.expect.nccl_busbw_gbps.empty());
   CHECK(m.expect.host.empty());
   CHECK(m.expect.resume == lock::ResumeExpect{});
+  CHECK(m.expect.links.empty());
+  CHECK_FALSE(manifest::to_json(m)["expect"].contains("links"));
   CHECK(m.enroot.squash_options == "-comp lzo -noD -exit-on-error");
   CHECK(m.enroot.source_date_epoch == 0);
   CHECK(m.enroot.locale == "C.UTF-8");
@@ -88,6 +90,15 @@ TEST_CASE("manifest: every key, in flow and block style") {
         nlohmann::json::parse(R"({"pcie_gen": 5, "pcie_width": 16, "nvlink_links": 18,
       "ib_ports": 8, "ib_rate_gbps": 400, "ib_link_layer": "InfiniBand",
       "tolerated_xids": [13, 31], "fabric_manager": true})"));
+  // links: typed by model, numbers as declared (600 stays an integer).
+  REQUIRE(m.expect.links.size() == 2);
+  const lock::LinkMinimums& b200 = m.expect.links.at("NVIDIA B200");
+  CHECK(b200.peer_gbps == lock::DeclaredNumber{600, true});
+  CHECK(b200.host_to_device_gbps == lock::DeclaredNumber{50.5, false});
+  CHECK_FALSE(b200.device_to_host_gbps.has_value());
+  CHECK(lock::links_expect_to_json(m.expect.links).dump() ==
+        R"({"NVIDIA B200":{"host_to_device_gbps":50.5,"peer_gbps":600},)"
+        R"("NVIDIA H200":{"device_to_host_gbps":40}})");
   CHECK(m.enroot.squash_options == "-comp zstd -noD");
   CHECK(m.enroot.source_date_epoch == 1700000000);
 }

@@ -96,6 +96,8 @@ TEST_CASE("manifest: the JSON Schema agrees with the parser") {
                                         "bad_epoch.yaml",
                                         "bad_epoch_range.yaml",
                                         "bad_busbw.yaml",
+                                        "bad_links_key.yaml",
+                                        "bad_links_value.yaml",
                                         "bad_build_arg_name.yaml",
                                         "bad_unknown_source.yaml",
                                         "bad_host_type.yaml",

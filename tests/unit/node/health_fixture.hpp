@@ -1,4 +1,4 @@
-// A node for the health tests: a scenario for the NVML stand-in (tests/nvml/) and a copy of a
+// A node for the health tests: a scenario for the NVML stand-in (tests/standin/nvml/) and a copy of a
 // host tree (/sys, /proc, /dev/kmsg), both from tests/data/node/health/NAME/, which a test
 // changes before reading the facts.
 #pragma once

@@ -43,7 +43,8 @@ TEST_CASE("option errors are input errors, word for word") {
   CHECK(report.error().code == ExitCode::usage);
   CHECK(report.error().message ==
         "--check: unknown check group 'nccll'; did you mean 'nccl'? (accepted: gpu, cuda, nccl, "
-        "torch, packages, megatron, image, smoke, gemm, allreduce, resume, checkpoint-load)");
+        "torch, packages, megatron, image, smoke, gemm, links, allreduce, resume, "
+        "checkpoint-load)");
   CHECK(parse_devices("0, 1")->size() == 2);
   CHECK(parse_devices("0,-1").error().message == "--devices: '-1' is not a GPU index");
   options = live_options();
@@ -67,11 +68,13 @@ TEST_CASE("each check carries its --check group") {
   CHECK(new_device_checks(device)[2].group == "gemm");
   // The run stamps each probe's group; the GPU checks bring their own.
   auto options = live_options();
-  options.checks = {"gpu", "nccl", "packages", "allreduce"};
+  options.checks = {"gpu", "nccl", "packages", "links", "allreduce"};
   options.no_gpu = true;
   const auto report = run_verification(options);
   REQUIRE(report);
   CHECK(test::find_check(*report, "gpu.count").group == "gpu");
+  CHECK(test::find_check(*report, "links.peer").group == "links");
+  CHECK(test::find_check(*report, "links.device_to_host").group == "links");
   CHECK(test::find_check(*report, "gpu.visible").group == "gpu");
   CHECK(test::find_check(*report, "nccl.busbw").group == "allreduce");
   CHECK(test::find_check(*report, "nccl.version").group == "nccl");

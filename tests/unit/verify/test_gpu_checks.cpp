@@ -43,8 +43,9 @@ TEST_SUITE("verify_gpu") {
     lock::Lock expects_gpus;
     expects_gpus.expect.gpus.count = 8;
     const auto checks = run_gpu_checks(expects_gpus, GpuOptions{});
-    REQUIRE(checks.size() == 4);
-    for (const char* id : {"gpu.count", "gpu.model", "nccl.allreduce", "nccl.busbw"}) {
+    REQUIRE(checks.size() == 7);
+    for (const char* id : {"gpu.count", "gpu.model", "links.peer", "links.host_to_device",
+                           "links.device_to_host", "nccl.allreduce", "nccl.busbw"}) {
       const CheckResult* check = find(checks, id);
       REQUIRE(check != nullptr);
       CHECK(check->outcome == Outcome::fail);
@@ -58,7 +59,7 @@ TEST_SUITE("verify_gpu") {
       return;
     }
     const auto checks = run_gpu_checks(lock::Lock{}, GpuOptions{});
-    REQUIRE(checks.size() == 4);
+    REQUIRE(checks.size() == 7);
     for (const auto& check : checks) {
       CHECK(check.outcome == Outcome::skip);
       CHECK(check.reason == "no NVIDIA driver: libcuda.so.1 not found; the lock expects no GPU "
@@ -73,7 +74,7 @@ TEST_SUITE("verify_gpu") {
     GpuOptions options;
     options.no_gpu = true;
     const auto checks = run_gpu_checks(lock::Lock{}, options);
-    REQUIRE(checks.size() == 4);
+    REQUIRE(checks.size() == 7);
     for (const auto& check : checks) {
       CHECK(check.outcome == Outcome::skip);
       CHECK(check.reason == "GPU checks skipped (--no-gpu)");
