@@ -64,14 +64,46 @@ ChainCell chain_cell(const NodeInput& node, const AggregateOptions& options) {
     }
     compared = true;
     if (link.expected != link.found) {
-      return {"fail",
-              Failure{node.node, "chain", link.expected, link.found,
-                      std::string("the report's ") + link.what +
-                          " is not the fleet's: the node checked another " +
-                          (std::string_view(link.what) == "lock_sha256" ? "lock" : "image")}};
+      return {"fail", Failure{node.node, "chain", link.expected, link.found,
+                              std::string("the report's ") + link.what +
+                                  " is not the fleet's: the node checked another " +
+                                  (std::string_view(link.what) == "lock_sha256" ? "lock" : "image"),
+                              ""}};
     }
   }
   return {compared ? "pass" : "skip", std::nullopt};
+}
+
+// The health column: the node's health checks (ids "health.*") folded ("" when it has none).
+std::string health_cell(const std::vector<const nlohmann::json*>& checks) {
+  std::string cell;
+  for (const nlohmann::json* check : checks) {
+    if (text_of(*check, "id").rfind("health.", 0) != 0) {
+      continue;
+    }
+    const std::string outcome = text_of(*check, "outcome");
+    const bool warned = outcome == "pass" && text_of(*check, "reason").rfind("warning: ", 0) == 0;
+    if (outcome == "fail") {
+      return "fail";
+    }
+    if (warned) {
+      cell = "warn";
+    } else if (outcome == "pass" && cell != "warn") {
+      cell = "pass";
+    } else if (cell.empty()) {
+      cell = "skip";
+    }
+  }
+  return cell;
+}
+
+// A failed check's drain line, when it has one (health checks).
+std::string drain_of(const nlohmann::json& check) {
+  const auto details = check.find("details");
+  if (details == check.end() || !details->is_object()) {
+    return "";
+  }
+  return text_of(*details, "drain");
 }
 
 void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node,
@@ -88,7 +120,11 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
   }
   auto& row = report.matrix[node.node];
   bool failed = false;
-  for (const nlohmann::json* check : checks_of(node)) {
+  const auto checks = checks_of(node);
+  if (const std::string health = health_cell(checks); !health.empty()) {
+    report.health[node.node] = health;
+  }
+  for (const nlohmann::json* check : checks) {
     const std::string id = (*check)["id"];
     const std::string outcome = text_of(*check, "outcome");
     row[id] = outcome;
@@ -98,7 +134,8 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
     if (outcome == "fail") {
       failed = true;
       report.failures.push_back({node.node, id, text_of(*check, "expected"),
-                                 text_of(*check, "found"), text_of(*check, "reason")});
+                                 text_of(*check, "found"), text_of(*check, "reason"),
+                                 drain_of(*check)});
     }
   }
   ChainCell chain = chain_cell(node, options);
@@ -111,7 +148,7 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
     failed = true;
     report.failures.push_back(
         {node.node, "verifier", "exit 0", "exit " + std::to_string(*node.exit_code),
-         node.problem.empty() ? "envlock-verify did not finish its checks" : node.problem});
+         node.problem.empty() ? "envlock-verify did not finish its checks" : node.problem, ""});
   }
   report.node_outcomes[node.node] = failed ? NodeOutcome::fail : NodeOutcome::pass;
 }

@@ -21,7 +21,10 @@ nlohmann::json fleet_report_to_json(const FleetReport& report) {
   for (const auto& node : report.nodes) {
     const auto row = report.matrix.find(node);
     const auto chain = report.chain.find(node);
+    const auto health = report.health.find(node);
     nodes.push_back({{"node", node},
+                     {"health", health == report.health.end() ? nlohmann::json(nullptr)
+                                                              : nlohmann::json(health->second)},
                      {"outcome", to_string(report.node_outcomes.at(node))},
                      {"chain", chain == report.chain.end() ? nlohmann::json(nullptr)
                                                            : nlohmann::json(chain->second)},
@@ -30,11 +33,15 @@ nlohmann::json fleet_report_to_json(const FleetReport& report) {
   }
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& f : report.failures) {
-    failures.push_back({{"node", f.node},
-                        {"check", f.check},
-                        {"expected", f.expected},
-                        {"found", f.found},
-                        {"reason", f.reason}});
+    nlohmann::json failure = {{"node", f.node},
+                              {"check", f.check},
+                              {"expected", f.expected},
+                              {"found", f.found},
+                              {"reason", f.reason}};
+    if (!f.drain.empty()) {
+      failure["drain"] = f.drain;
+    }
+    failures.push_back(std::move(failure));
   }
   nlohmann::json outliers = nlohmann::json::array();
   for (const auto& o : report.outliers) {
@@ -99,10 +106,14 @@ std::optional<FleetReport> fleet_report_from_json(const nlohmann::json& value) {
       if (const auto chain = node.find("chain"); chain != node.end() && chain->is_string()) {
         report.chain[name] = chain->get<std::string>();
       }
+      // Absent in reports written before envlock judged health.
+      if (const auto health = node.find("health"); health != node.end() && health->is_string()) {
+        report.health[name] = health->get<std::string>();
+      }
     }
     for (const auto& f : value.at("failures")) {
-      report.failures.push_back(
-          {f.at("node"), f.at("check"), f.at("expected"), f.at("found"), f.at("reason")});
+      report.failures.push_back({f.at("node"), f.at("check"), f.at("expected"), f.at("found"),
+                                 f.at("reason"), f.value("drain", std::string())});
     }
     for (const auto& o : value.at("outliers")) {
       report.outliers.push_back({o.at("node"), o.at("check"), o.at("figure"), o.at("unit"),

@@ -5,6 +5,52 @@
 
 namespace envlock::handover::detail {
 
+namespace {
+
+// The node's health as `envlock node --check` judged it (its checks "health.*"): "pass
+// (N checks, M warnings)" or "fail: DRAIN LINE (+N more)" (docs/manual/health.md); missing when
+// the node record holds no health check.
+HandoverItem node_health(const Records& records) {
+  const std::string label = "Node health";
+  if (!records.node) {
+    return missing(label);
+  }
+  const auto checks = records.node->json.value("checks", nlohmann::json::array());
+  std::vector<std::string> failures;
+  std::size_t judged = 0;
+  std::size_t warnings = 0;
+  for (const auto& check : checks) {
+    if (!check.is_object() || check.value("id", "").rfind("health.", 0) != 0) {
+      continue;
+    }
+    ++judged;
+    const std::string outcome = check.value("outcome", "");
+    if (outcome == "fail") {
+      const auto details = check.value("details", nlohmann::json::object());
+      failures.push_back(details.value("drain", check.value("id", "?") + std::string(" failed")));
+    } else if (outcome == "pass" && check.value("reason", "").rfind("warning: ", 0) == 0) {
+      ++warnings;
+    }
+  }
+  if (judged == 0) {
+    return missing(label);
+  }
+  std::string value;
+  if (!failures.empty()) {
+    value = "fail: " + failures.front() +
+            (failures.size() > 1 ? " (+" + std::to_string(failures.size() - 1) + " more)" : "");
+  } else {
+    value =
+        "pass (" + std::to_string(judged) + " checks" +
+        (warnings > 0 ? ", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings")
+                      : std::string()) +
+        ")";
+  }
+  return {label, value, records.node->name + ": checks[health.*]"};
+}
+
+} // namespace
+
 HandoverRow hardware_row(const Records& r) {
   HandoverRow row{"hardware",
                   "Hardware, firmware, operating-system, kernel and driver versions",
@@ -19,7 +65,8 @@ HandoverRow hardware_row(const Records& r) {
                fact(r, "GPU VBIOS", "gpu.vbios"),
                fact(r, "Operating system", "os"),
                fact(r, "Kernel", "kernel"),
-               fact(r, "NVIDIA driver", "driver")};
+               fact(r, "NVIDIA driver", "driver"),
+               node_health(r)};
   return row;
 }
 

@@ -117,6 +117,15 @@ Result<std::int64_t> read_step(const json& value, const std::string& key) {
   return value.get<std::int64_t>();
 }
 
+// expect.host with expect.host.health inside it, when declared.
+json expect_host_json(const Expect& e) {
+  json host = host_expect_to_json(e.host);
+  if (e.health) {
+    host["health"] = health_expect_to_json(*e.health);
+  }
+  return host;
+}
+
 } // namespace
 
 Result<HostExpect> read_host_expect(const json& value) {
@@ -300,7 +309,7 @@ json to_json(const Lock& lock) {
                  {"python", e.python},
                  {"gpus", {{"count", e.gpus.count}, {"model", e.gpus.model}}},
                  {"nccl_busbw_gbps", e.nccl_busbw_gbps},
-                 {"host", host_expect_to_json(e.host)},
+                 {"host", expect_host_json(e)},
                  {"resume", resume_expect_to_json(e.resume)}};
   // Written only when declared, so that locks (and their lock_sha256) from before the field
   // existed keep their bytes.
@@ -428,7 +437,16 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
     }
   }
   if (const json* host = ex.object("host", false); host != nullptr && !ex.error()) {
-    auto read = read_host_expect(*host);
+    json facts = *host;
+    if (facts.contains("health")) {
+      auto health = read_health_expect(facts["health"]);
+      if (!health) {
+        return with_prefix(std::move(health).error(), origin + ": ");
+      }
+      lock.expect.health = std::move(*health);
+      facts.erase("health");
+    }
+    auto read = read_host_expect(facts);
     if (!read) {
       return with_prefix(std::move(read).error(), origin + ": ");
     }
