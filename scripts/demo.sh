@@ -5,7 +5,7 @@
 #   a registry (docker-registry) with a tiny busybox base image, a local git repository with a
 #   release tag (a stand-in for Megatron-LM), examples/demo/ pointed at both; then lock, lock
 #   --check, render, build with buildah and push, provenance and its signature, squashfs, squashfs
-#   verify, envlock-verify --root on the unpacked image, a diff against the lock of the next
+#   verify, its SBOM and the attestations pushed beside it, envlock-verify --root on the unpacked image, a diff against the lock of the next
 #   release, and the handover record.
 # Everything it started is stopped on exit; the files are removed unless ENVLOCK_DEMO_KEEP=1.
 # ENVLOCK=PATH runs that envlock (and the envlock-verify beside it) instead of installing and
@@ -92,6 +92,10 @@ say "squashfs: the Enroot image of the built image, and its check"
 show envlock squashfs -o image.sqsh
 show envlock squashfs verify image.sqsh
 
+say "sbom and attest: what the image has installed, attached to it in the registry"
+show envlock sbom --sqsh image.sqsh -o sbom.cdx.json
+show envlock attest push provenance.dsse.json sbom.cdx.json
+
 say "envlock-verify --root: the image checked offline against its lock"
 unsquashfs -q -no-progress -d rootfs image.sqsh >/dev/null
 show envlock-verify --root rootfs --check image,megatron -o report.json
@@ -112,5 +116,5 @@ sed -n 1,12p handover.md
 say "done in $(($(date +%s) - start)) s"
 echo "executables: $BIN/envlock, $BIN/envlock-verify, $BIN/envlock-importer (add $BIN to PATH, or: cmake --install build --prefix DIR)"
 if [ "${ENVLOCK_DEMO_KEEP:-0}" = 1 ]; then
-  echo "outputs: $DEMO/project (lock, Dockerfile, build-result.json, provenance, image.sqsh, report, handover.md)"
+  echo "outputs: $DEMO/project (lock, Dockerfile, build-result.json, provenance, image.sqsh, sbom.cdx.json, report, handover.md)"
 fi

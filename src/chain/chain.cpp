@@ -1,7 +1,10 @@
 #include "chain/chain.hpp"
 
+#include "chain/verdict.hpp"
 #include "provenance/keys.hpp"
 #include "provenance/signing.hpp"
+#include "provenance/test_result.hpp"
+#include "util/base64.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 
@@ -95,13 +98,16 @@ LinkCheck check_squashfs_result(const SignedLinks& s, const formats::SquashfsRes
   return check;
 }
 
+std::string counts_text(const formats::Summary& summary) {
+  return std::to_string(summary.passed) + " passed, " + std::to_string(summary.failed) +
+         " failed, " + std::to_string(summary.skipped) + " skipped";
+}
+
 namespace {
 
 NodeOutcome node_outcome(const formats::Report& report) {
   const formats::Summary summary = formats::summarize(report.checks);
-  return {summary.failed > 0 ? "fail" : "pass", std::to_string(summary.passed) + " passed, " +
-                                                    std::to_string(summary.failed) + " failed, " +
-                                                    std::to_string(summary.skipped) + " skipped"};
+  return {summary.failed > 0 ? "fail" : "pass", counts_text(summary)};
 }
 
 } // namespace
@@ -124,11 +130,20 @@ std::string render_check(const LinkCheck& check) {
   return check.record + ": links hold: " + check.summary + "; " + verdict;
 }
 
-LinkCheck check_report(const SignedLinks& s, const formats::Report& report,
-                       const std::string& record, const std::optional<std::string>& squashed) {
-  LinkCheck check{record, "", "", node_outcome(report)};
+NodeRecord node_record(const formats::Report& report) {
+  NodeRecord node{report.lock_sha256, report.image_digest, report.sqsh_sha256,
+                  report.details.value("chain", json::object()), node_outcome(report)};
+  if (!node.chain.is_object()) {
+    node.chain = json::object();
+  }
+  return node;
+}
+
+LinkCheck check_report(const SignedLinks& s, const NodeRecord& report, const std::string& record,
+                       const std::optional<std::string>& squashed) {
+  LinkCheck check{record, "", "", report.outcome};
   const auto missing = [&](const char* link, const char* key) {
-    const std::string why = text(report.details, {"chain", key});
+    const std::string why = text(report.chain, {key});
     return record + ": " + link + " not recorded" + (why.empty() ? "" : " (" + why + ")");
   };
   const std::string& lock = report.lock_sha256;
@@ -169,14 +184,36 @@ LinkCheck check_report(const SignedLinks& s, const formats::Report& report,
 }
 
 Result<LinkCheck> check_report_file(const SignedLinks& s, const fs::path& path,
-                                    const std::optional<std::string>& squashed) {
+                                    const std::optional<std::string>& squashed,
+                                    const fs::path& public_key) {
   const std::string record = path.filename().string();
   ENVLOCK_TRY_ASSIGN(const json value, util::read_json_file(path));
+  if (is_envelope(value)) {
+    ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(path));
+    auto verdict = verdict_record(text, record, public_key);
+    if (!verdict && verdict.error().code == ExitCode::failed) {
+      // A verdict that does not verify is a broken link of its own; the others are checked.
+      return LinkCheck{record, verdict.error().message, "", std::nullopt};
+    }
+    ENVLOCK_TRY_ASSIGN(const NodeRecord node, std::move(verdict));
+    return check_report(s, node, record, squashed);
+  }
   auto report = formats::from_json<formats::Report>(value, record);
   if (!report) {
     return LinkCheck{record, report.error().message, "", std::nullopt};
   }
-  return check_report(s, *report, record, squashed);
+  return check_report(s, node_record(*report), record, squashed);
+}
+
+bool is_verdict(const json& doc) {
+  if (!is_envelope(doc) || !doc["payload"].is_string()) {
+    return false;
+  }
+  const auto payload = util::base64_decode_lenient(doc["payload"].get<std::string>());
+  const json statement =
+      payload ? json::parse(*payload, nullptr, /*allow_exceptions=*/false) : json();
+  return statement.is_object() &&
+         statement.value("predicateType", "") == provenance::k_test_result_predicate_type;
 }
 
 std::vector<fs::path> reports_in(const fs::path& dir) {
@@ -189,7 +226,7 @@ std::vector<fs::path> reports_in(const fs::path& dir) {
       }
       auto record = util::read_json_file(entry.path());
       if (record && record->is_object() &&
-          record->value("schema", "") == formats::k_report_schema) {
+          (record->value("schema", "") == formats::k_report_schema || is_verdict(*record))) {
         out.push_back(entry.path());
       }
     }

@@ -41,6 +41,9 @@ struct NodeOutcome {
   [[nodiscard]] bool passed() const { return outcome == "pass"; }
 };
 
+// "14 passed, 1 failed, 2 skipped"
+std::string counts_text(const formats::Summary& summary);
+
 struct LinkCheck {
   std::string record;  // file name
   std::string broken;  // the first broken link, in words
@@ -52,24 +55,44 @@ struct LinkCheck {
 LinkCheck check_squashfs_result(const SignedLinks& signed_links,
                                 const formats::SquashfsResult& result, const std::string& record);
 
-// A verification report against the signed links (and, when the provenance signs no .sqsh, the
+// What a node's record names and how the node fared: read from a verification report, or from a
+// signed verdict (verdict.hpp), which carries counts and no checks.
+struct NodeRecord {
+  std::string lock_sha256;
+  std::optional<std::string> image_digest;
+  std::optional<std::string> sqsh_sha256;
+  // The report's "chain" details: why a link was not recorded ("image_digest_missing": ...).
+  nlohmann::json chain = nlohmann::json::object();
+  NodeOutcome outcome;
+};
+
+// The links and the verdict of a verification report.
+NodeRecord node_record(const formats::Report& report);
+
+// A node's record against the signed links (and, when the provenance signs no .sqsh, the
 // squashfs result's .sqsh sha256 in `sqsh_sha256`).
-LinkCheck check_report(const SignedLinks& signed_links, const formats::Report& report,
+LinkCheck check_report(const SignedLinks& signed_links, const NodeRecord& node,
                        const std::string& record, const std::optional<std::string>& sqsh_sha256);
 
-// The report at `path` against the signed links; a JSON file that does not read as a verification
-// report (formats::from_json<Report>) is a broken link with the reader's words, named by file
-// name. Fails (exit 2) when the file cannot be read or is not JSON.
+// The node record at `path` against the signed links: a verification report, or a signed verdict
+// verified with `public_key`. A file that does not read as a report (formats::from_json<Report>)
+// or a verdict whose signature does not hold is a broken link with the reader's words, named by
+// file name. Fails (exit 2) when the file cannot be read or is not JSON.
 Result<LinkCheck> check_report_file(const SignedLinks& signed_links,
                                     const std::filesystem::path& path,
-                                    const std::optional<std::string>& sqsh_sha256);
+                                    const std::optional<std::string>& sqsh_sha256,
+                                    const std::filesystem::path& public_key);
 
 // One line for the check: "RECORD: ok: LINKS" for a squashfs result, "RECORD: links hold: LINKS;
 // node passed|failed (COUNTS)" for a report, or the broken link (with the node's outcome).
 std::string render_check(const LinkCheck& check);
 
-// The verification reports of a results folder: DIR/*.json and DIR/nodes/*.json whose schema is
-// envlock.report/v1, sorted by path.
+// Whether `doc` is a node's signed verdict: a DSSE envelope whose statement (not yet verified)
+// has the Test Result predicate (chain/verdict.hpp).
+bool is_verdict(const nlohmann::json& doc);
+
+// The node records of a results folder: DIR/*.json and DIR/nodes/*.json whose schema is
+// envlock.report/v1 or that are signed verdicts, sorted by path.
 std::vector<std::filesystem::path> reports_in(const std::filesystem::path& dir);
 
 } // namespace envlock::chain

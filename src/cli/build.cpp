@@ -1,11 +1,20 @@
 // `envlock build`: builds (and with --push pushes) the image of the lock and writes
-// build-result.json (docs/manual/build.md).
+// build-result.json; with --attest, attaches the signed provenance of the build and the image's
+// SBOM to the pushed image (docs/manual/build.md).
+#include "attest/artifact.hpp"
 #include "build/build_run.hpp"
 #include "cli/commands.hpp"
 #include "cli/project_files.hpp"
 #include "cli/source_date_epoch.hpp"
+#include "cli/supply_chain/attach.hpp"
+#include "cli/supply_chain/sbom_document.hpp"
 #include "cmdline/help.hpp"
 #include "oci/session.hpp"
+#include "provenance/inputs.hpp"
+#include "provenance/key_files.hpp"
+#include "provenance/keys.hpp"
+#include "provenance/signing.hpp"
+#include "util/json.hpp"
 
 #include <iostream>
 #include <memory>
@@ -26,9 +35,90 @@ struct BuildCliOptions {
   bool push = false;
   bool quiet = false;
   std::optional<std::int64_t> source_date_epoch;
+  std::vector<std::string> attest; // provenance, sbom
+  std::string key;                 // signs the provenance; empty: the default key
 };
 
+namespace pv = envlock::provenance;
+
+// What --attest asks for, checked before the build starts: the private key read when provenance
+// is asked for (nothing when it is not).
+Result<std::optional<pv::Key>> attest_key(const BuildCliOptions& options) {
+  if (options.attest.empty()) {
+    return std::optional<pv::Key>();
+  }
+  if (!options.push) {
+    return input_error("--attest needs --push: attestations are attached to the image in its "
+                       "registry");
+  }
+  bool wants_provenance = false;
+  for (const auto& kind : options.attest) {
+    if (kind != "provenance" && kind != "sbom") {
+      return input_error("--attest '" + kind + "': not one of provenance, sbom");
+    }
+    wants_provenance = wants_provenance || kind == "provenance";
+  }
+  if (!wants_provenance) {
+    return std::optional<pv::Key>();
+  }
+  std::filesystem::path key_path = options.key;
+  if (key_path.empty()) {
+    ENVLOCK_TRY_ASSIGN(key_path, pv::default_key_path());
+  }
+  ENVLOCK_TRY_ASSIGN(pv::Key key, pv::read_key(key_path, pv::KeyHalf::private_key));
+  return std::optional<pv::Key>(std::move(key));
+}
+
+// The provenance of the build just pushed (the lock and build-result.json; no .sqsh yet), signed.
+Result<attest::AttestationFile> build_provenance(const build::BuildRequest& request,
+                                                 const pv::Key& key) {
+  ENVLOCK_TRY_ASSIGN(const pv::GatheredInputs gathered,
+                     pv::gather_inputs({request.context.lock_path, build::result_file(request), {}},
+                                       ENVLOCK_VERSION));
+  for (const std::string& warning : gathered.warnings) {
+    std::cerr << "envlock: warning: " << warning << "\n";
+  }
+  const std::string statement = util::canonical_json(pv::make_statement(gathered.inputs));
+  ENVLOCK_TRY_ASSIGN(const pv::Envelope envelope,
+                     pv::sign_statement(statement, key, "the provenance of the build"));
+  return attest::classify("provenance.dsse.json", util::canonical_json(pv::to_json(envelope)));
+}
+
+// The SBOM of the pushed image, pulled by its digest and compared with the lock.
+Result<attest::AttestationFile> build_sbom(const build::BuildRequest& request,
+                                           const formats::BuildResult& result,
+                                           const oci::RegistryOptions& registry) {
+  SbomSource source;
+  source.image = result.reference();
+  source.lock = request.context.lock_path.string();
+  source.source_date_epoch = result.source_date_epoch;
+  source.registry = registry;
+  ENVLOCK_TRY_ASSIGN(std::string document, sbom_document(source));
+  return attest::classify("sbom.cdx.json", std::move(document));
+}
+
+Status attach_to_build(const BuildCliOptions& options, const build::BuildRequest& request,
+                       const formats::BuildResult& result, const std::optional<pv::Key>& key) {
+  oci::RegistryOptions registry;
+  registry.insecure_registries = request.insecure_registries;
+  std::vector<attest::AttestationFile> files;
+  for (const auto& kind : options.attest) {
+    if (kind == "provenance") {
+      ENVLOCK_TRY_ASSIGN(attest::AttestationFile file, build_provenance(request, *key));
+      files.push_back(std::move(file));
+    } else {
+      ENVLOCK_TRY_ASSIGN(attest::AttestationFile file, build_sbom(request, result, registry));
+      files.push_back(std::move(file));
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const oci::ImageRef image,
+                     oci::parse_image_ref(result.reference()));
+  oci::RegistryClient client(registry);
+  return attach_files(client, image, files);
+}
+
 Result<ExitCode> run_build_command(const BuildCliOptions& options) {
+  ENVLOCK_TRY_ASSIGN(const std::optional<pv::Key> key, attest_key(options));
   build::BuildRequest request;
   request.context.lock_path = options.lock;
   if (!options.template_path.empty()) {
@@ -66,6 +156,9 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
             << "  context sha256 " << result.context_sha256 << ", SOURCE_DATE_EPOCH "
             << result.source_date_epoch << "\n"
             << "  wrote " << build::result_file(request).string() << "\n";
+  if (!options.attest.empty()) {
+    ENVLOCK_TRY(attach_to_build(options, request, result, key));
+  }
   return ExitCode::ok;
 }
 
@@ -94,6 +187,15 @@ Runner setup(CLI::App& app) {
   app.add_option("--insecure-registry", options->insecure_registries,
                  "Let the builder use plain HTTP for this registry (HOST[:PORT]; repeatable)")
       ->type_name("HOST[:PORT]");
+  app.add_option("--attest", options->attest,
+                 "With --push: attach the signed provenance of the build and the image's SBOM "
+                 "to the pushed image (provenance, sbom; comma-separated or repeated)")
+      ->delimiter(',')
+      ->type_name("KIND");
+  app.add_option("--key", options->key,
+                 "The private key that signs the attached provenance (default: "
+                 "~/.config/envlock/signing.key)")
+      ->type_name("FILE");
   app.add_flag("-q,--quiet", options->quiet, "Do not echo the build log (it is still saved)");
   add_source_date_epoch_option(app, options->source_date_epoch,
                                "SOURCE_DATE_EPOCH and --timestamp of the build, and the context's "

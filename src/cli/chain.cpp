@@ -83,7 +83,7 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
   }
   for (const auto& path : reports) {
     ENVLOCK_TRY_ASSIGN(chain::LinkCheck check,
-                       chain::check_report_file(signed_links, path, squashed));
+                       chain::check_report_file(signed_links, path, squashed, args.pub));
     checks.push_back(std::move(check));
   }
   std::size_t broken = 0;
@@ -135,7 +135,9 @@ Runner setup_verify(CLI::App& app) {
   app.add_option("--results", args->results,
                  "A results folder (envlock fleet verify's): its reports, nodes/*.json included")
       ->type_name("DIR");
-  app.add_option("reports", args->reports, "Verification reports (envlock-verify --format json)");
+  app.add_option("reports", args->reports,
+                 "Verification reports (envlock-verify --format json) or signed node verdicts "
+                 "(envlock attest verdict)");
   cmdline::add_format_option(app, args->format, {"text", "json"},
                              "default: by -o's extension, else text; json is canonical");
   cmdline::add_output_option(app, args->output,

@@ -7,6 +7,7 @@ namespace envlock::cli {
 
 std::vector<CommandSpec> commands() {
   std::vector<CommandSpec> out;
+  out.push_back(attest_command::spec());
   out.push_back(build_command::spec());
   out.push_back(chain_command::spec());
   out.push_back(context_command::spec());
@@ -23,6 +24,7 @@ std::vector<CommandSpec> commands() {
   out.push_back(resolve_command::spec());
   out.push_back(rollback_command::spec());
   out.push_back(sample_data_command::spec());
+  out.push_back(sbom_command::spec());
   out.push_back(squashfs_command::spec());
   out.push_back(verify_command::spec());
   std::sort(out.begin(), out.end(),

@@ -14,6 +14,9 @@ namespace envlock::cli {
 std::vector<CommandSpec> commands();
 
 // Each command's options, runner and subcommands (docs/manual/<command>.md).
+namespace attest_command {
+CommandSpec spec();
+}
 namespace build_command {
 CommandSpec spec();
 }
@@ -60,6 +63,9 @@ namespace rollback_command {
 CommandSpec spec();
 }
 namespace sample_data_command {
+CommandSpec spec();
+}
+namespace sbom_command {
 CommandSpec spec();
 }
 namespace squashfs_command {

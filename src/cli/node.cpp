@@ -7,12 +7,15 @@
 #include "formats/node_facts.hpp"
 #include "lock/lock.hpp"
 #include "node/facts.hpp"
+#include "node/health/health_text.hpp"
+#include "node/health/judge.hpp"
 #include "node/host_check.hpp"
 #include "util/json.hpp"
 #include "verify/report/report.hpp"
 
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -24,6 +27,8 @@ struct NodeOptions {
   std::string format; // text or json; empty: by -o's extension, else text
   std::string output; // empty: standard output
   bool check = false;
+  bool idle = false;    // --idle: a process on a GPU is a fault (the prolog)
+  bool no_dcgm = false; // --no-dcgm: leave dcgmi diag out
   std::string lock_path = "envlock.lock.json";
   cmdline::ColourWhen colour = cmdline::ColourWhen::automatic;
 };
@@ -49,18 +54,32 @@ std::string facts_text(const nlohmann::json& facts) {
         << gpu.value("vbios", nlohmann::json("?")).dump() << "  health " << gpu.value("health", "")
         << "\n";
   }
+  if (facts.contains("health")) {
+    out << node::health::health_facts_text(facts["health"]);
+  }
   return out.str();
 }
 
 Result<ExitCode> run_node(const NodeOptions& o) {
-  nlohmann::json facts = node::collect_host_facts();
+  node::HostSources sources = node::host_sources_from_environment();
+  sources.dcgm = o.no_dcgm ? node::DcgmDiag::skip : node::DcgmDiag::run;
   std::vector<verify::CheckResult> checks;
+  std::optional<lock::Lock> l;
   if (o.check) {
-    ENVLOCK_TRY_ASSIGN(const lock::Lock l, lock::read_lock(o.lock_path));
-    if (l.expect.host.empty()) {
+    ENVLOCK_TRY_ASSIGN(l, lock::read_lock(o.lock_path));
+    if (l->expect.host.empty() && !node::health::judges_health(l->expect)) {
       return input_error(o.lock_path + ": expect.host: empty; nothing to check");
     }
-    checks = node::check_host(facts, l.expect.host);
+  }
+  nlohmann::json facts = node::collect_host_facts(sources);
+  if (l) {
+    checks = node::check_host(facts, l->expect.host);
+    if (node::health::judges_health(l->expect)) {
+      const auto health = node::health::check_health(
+          facts, node::health::judge_options(l->expect, o.idle ? node::health::Idle::expected
+                                                               : node::health::Idle::not_expected));
+      checks.insert(checks.end(), health.begin(), health.end());
+    }
   }
   verify::Report report;
   report.tool_version = ENVLOCK_VERSION;
@@ -98,7 +117,8 @@ Result<ExitCode> run_node(const NodeOptions& o) {
 CommandSpec spec() {
   return {
       "node",
-      "Show this host's hardware, firmware, OS, driver, GPU and tool versions; --check them",
+      "Show this host's hardware, firmware, OS, driver, GPU, tool versions and health; --check "
+      "them",
       [](CLI::App& app) -> Runner {
         auto o = std::make_shared<NodeOptions>();
         cmdline::add_format_option(app, o->format, {"text", "json"},
@@ -108,7 +128,11 @@ CommandSpec spec() {
                                    "Write the facts here; - for standard output (default: "
                                    "standard output)");
         cmdline::add_old_flag(app, "--json", "--format json", [o] { o->format = "json"; });
-        app.add_flag("--check", o->check, "Compare the facts with the lock's expect.host");
+        app.add_flag("--check", o->check,
+                     "Compare the facts with the lock's expect.host and judge the node's health");
+        app.add_flag("--idle", o->idle,
+                     "With --check: the node should be idle (a prolog); a process on a GPU fails");
+        app.add_flag("--no-dcgm", o->no_dcgm, "Do not run dcgmi diag -r 1 where DCGM is installed");
         app.add_option("--lock", o->lock_path, "The lock for --check (default: envlock.lock.json)")
             ->type_name("FILE");
         cmdline::add_colour_option(app, o->colour);

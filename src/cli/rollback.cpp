@@ -1,5 +1,7 @@
 // `envlock rollback check`: can the previous environment still be retrieved (its image digests in
-// the registry, its .sqsh on disk)? docs/manual/rollback.md.
+// the registry, its .sqsh on disk, with --pub its signed provenance among the image's
+// attestations)? docs/manual/rollback.md.
+#include "attest/list.hpp"
 #include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/status_stream.hpp"
@@ -26,6 +28,21 @@ struct RollbackArgs {
   oci::RegistryOptions registry;
 };
 
+// The provenance attestations of `image`, fetched by its digest (envlock attest list and fetch).
+Result<rollback::Attached> attached_provenance(oci::RegistryClient& client,
+                                               const oci::ImageRef& image) {
+  ENVLOCK_TRY_ASSIGN(const attest::AttestationList list,
+                     attest::list_attestations(client, image, attest::Kind::provenance));
+  rollback::Attached out;
+  out.looked_in = list.via == attest::Listing::referrers_api ? std::string("the referrers API")
+                                                             : "tag " + list.tag;
+  for (const auto& listed : list.referrers) {
+    ENVLOCK_TRY_ASSIGN(attest::Fetched fetched, attest::fetch_attestation(client, image, listed));
+    out.files.push_back({listed.digest, std::move(fetched.bytes)});
+  }
+  return out;
+}
+
 std::string host_name() {
   char name[256] = {};
   return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string();
@@ -40,7 +57,11 @@ Result<ExitCode> run_rollback_check(const RollbackArgs& args) {
   const rollback::ManifestProbe probe = [&client](const oci::ImageRef& image) {
     return client.head_manifest(image, image.digest);
   };
-  ENVLOCK_TRY_ASSIGN(rollback::Report report, rollback::check_rollback(args.inputs, probe));
+  const rollback::AttachedProbe attached = [&client](const oci::ImageRef& image) {
+    return attached_provenance(client, image);
+  };
+  ENVLOCK_TRY_ASSIGN(rollback::Report report,
+                     rollback::check_rollback(args.inputs, probe, attached));
   report.tool_version = ENVLOCK_VERSION;
   report.checked_at = util::rfc3339_utc(std::chrono::system_clock::now());
   report.hostname = host_name();
@@ -78,6 +99,10 @@ Runner setup_check(CLI::App& app) {
   app.add_option("--sqsh-dir", in.sqsh_dir,
                  "Where the previous .sqsh lies (a node-local copy; default: beside its result)")
       ->type_name("DIR");
+  app.add_option("--pub", in.public_key,
+                 "Also check that the previous image's provenance, signed by this key (KEY.pub), "
+                 "is attached to it in the registry")
+      ->type_name("FILE");
   cmdline::add_output_option(app, args->json,
                              "Write the report here (as JSON, envlock.rollback-report/v1, unless "
                              "--format text); - for standard output, which moves the table to "

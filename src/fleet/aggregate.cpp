@@ -53,14 +53,43 @@ ChainCell chain_cell(const NodeInput& node, const AggregateOptions& options) {
     }
     compared = true;
     if (link.expected != link.found) {
-      return {"fail",
-              Failure{node.node, "chain", link.expected, link.found,
-                      std::string("the report's ") + link.what +
-                          " is not the fleet's: the node checked another " +
-                          (std::string_view(link.what) == "lock_sha256" ? "lock" : "image")}};
+      return {"fail", Failure{node.node, "chain", link.expected, link.found,
+                              std::string("the report's ") + link.what +
+                                  " is not the fleet's: the node checked another " +
+                                  (std::string_view(link.what) == "lock_sha256" ? "lock" : "image"),
+                              ""}};
     }
   }
   return {compared ? "pass" : "skip", std::nullopt};
+}
+
+// The health column: the node's health checks (ids "health.*") folded ("" when it has none).
+std::string health_cell(const std::vector<const formats::CheckResult*>& checks) {
+  std::string cell;
+  for (const formats::CheckResult* check : checks) {
+    if (!check->id.starts_with("health.")) {
+      continue;
+    }
+    const bool warned =
+        check->outcome == formats::Outcome::pass && check->reason.starts_with("warning: ");
+    if (check->outcome == formats::Outcome::fail) {
+      return "fail";
+    }
+    if (warned) {
+      cell = "warn";
+    } else if (check->outcome == formats::Outcome::pass && cell != "warn") {
+      cell = "pass";
+    } else if (cell.empty()) {
+      cell = "skip";
+    }
+  }
+  return cell;
+}
+
+// A failed check's drain line, when it has one (health checks).
+std::string drain_of(const formats::CheckResult& check) {
+  const auto drain = check.details.find("drain");
+  return drain != check.details.end() && drain->is_string() ? drain->get<std::string>() : "";
 }
 
 void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node,
@@ -77,7 +106,11 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
   }
   auto& row = report.matrix[node.node];
   bool failed = false;
-  for (const formats::CheckResult* check : checks_of(node)) {
+  const auto checks = checks_of(node);
+  if (const std::string health = health_cell(checks); !health.empty()) {
+    report.health[node.node] = health;
+  }
+  for (const formats::CheckResult* check : checks) {
     row[check->id] = to_string(check->outcome);
     if (seen.insert(check->id).second) {
       report.checks.push_back(check->id);
@@ -85,7 +118,7 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
     if (check->outcome == formats::Outcome::fail) {
       failed = true;
       report.failures.push_back(
-          {node.node, check->id, check->expected, check->found, check->reason});
+          {node.node, check->id, check->expected, check->found, check->reason, drain_of(*check)});
     }
   }
   ChainCell chain = chain_cell(node, options);
@@ -98,7 +131,7 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
     failed = true;
     report.failures.push_back(
         {node.node, "verifier", "exit 0", "exit " + std::to_string(*node.exit_code),
-         node.problem.empty() ? "envlock-verify did not finish its checks" : node.problem});
+         node.problem.empty() ? "envlock-verify did not finish its checks" : node.problem, ""});
   }
   report.node_outcomes[node.node] = failed ? NodeOutcome::fail : NodeOutcome::pass;
 }

@@ -16,7 +16,7 @@ std::string drain_reason(const FleetReport& report, const std::string& node) {
   std::vector<std::string> problems;
   for (const auto& f : report.failures) {
     if (f.node == node) {
-      problems.push_back(f.check + " failed");
+      problems.push_back(f.drain.empty() ? f.check + " failed" : f.drain);
     }
   }
   for (const auto& o : report.outliers) {

@@ -45,6 +45,9 @@ std::string matrix_cell(const FleetReport& report, const std::string& node,
 }
 
 std::string failure_words(const Failure& f) {
+  if (!f.drain.empty()) {
+    return f.drain;
+  }
   std::string text = f.check;
   if (!f.expected.empty() || !f.found.empty()) {
     text += " (expected " + f.expected + ", found " + f.found + ")";
@@ -61,21 +64,26 @@ std::string fleet_report_to_markdown(const FleetReport& report) {
   out << "- lock sha256: " << report.lock_sha256 << "\n";
   out << "- reference node: " << report.reference_node << "\n";
   out << "- outcome: **" << (report.passed() ? "pass" : "fail") << "**, " << summary_line(report)
-      << "\n\n## Matrix\n\n| node | outcome | chain |";
+      << "\n\n## Matrix\n\n| node | outcome | chain | health |";
   for (const auto& check : report.checks) {
     out << " " << check << " |";
   }
-  out << "\n| --- | --- | --- |";
+  out << "\n| --- | --- | --- | --- |";
   for (std::size_t i = 0; i < report.checks.size(); ++i) {
     out << " --- |";
   }
   out << "\n";
   for (const auto& node : report.nodes) {
     const auto chain = report.chain.find(node);
+    const auto health = report.health.find(node);
     out << "| " << node << " | " << to_string(report.node_outcomes.at(node)) << " | "
         << (chain == report.chain.end() ? ""
             : chain->second == "fail"   ? "**FAIL**"
                                         : chain->second)
+        << " | "
+        << (health != report.health.end() ? (health->second == "fail" ? "**FAIL**" : health->second)
+            : report.matrix.count(node) > 0 ? "-"
+                                            : "")
         << " |";
     for (const auto& check : report.checks) {
       out << " " << matrix_cell(report, node, check) << " |";

@@ -36,9 +36,11 @@ json to_json(const FleetReport& report) {
   for (const auto& node : report.nodes) {
     const auto row = report.matrix.find(node);
     const auto chain = report.chain.find(node);
+    const auto health = report.health.find(node);
     const auto outcome = report.node_outcomes.find(node);
     nodes.push_back(
         {{"node", node},
+         {"health", health == report.health.end() ? json(nullptr) : json(health->second)},
          {"outcome", to_string(outcome == report.node_outcomes.end() ? NodeOutcome::missing
                                                                      : outcome->second)},
          {"chain", chain == report.chain.end() ? json(nullptr) : json(chain->second)},
@@ -46,11 +48,15 @@ json to_json(const FleetReport& report) {
   }
   json failures = json::array();
   for (const auto& f : report.failures) {
-    failures.push_back({{"node", f.node},
-                        {"check", f.check},
-                        {"expected", f.expected},
-                        {"found", f.found},
-                        {"reason", f.reason}});
+    json failure = {{"node", f.node},
+                    {"check", f.check},
+                    {"expected", f.expected},
+                    {"found", f.found},
+                    {"reason", f.reason}};
+    if (!f.drain.empty()) {
+      failure["drain"] = f.drain;
+    }
+    failures.push_back(std::move(failure));
   }
   json outliers = json::array();
   for (const auto& o : report.outliers) {
@@ -111,6 +117,10 @@ void read_node(FieldReader& n, FleetReport& report) {
                                                       : NodeOutcome::not_verified;
   if (const json* chain = n.any("chain"); chain == nullptr || !chain->is_null()) {
     report.chain[name] = read_choice(n, "chain", check_outcomes());
+  }
+  // Absent in reports written before envlock judged health; null for a node without it.
+  if (const json* health = n.any("health"); health != nullptr && !health->is_null()) {
+    report.health[name] = read_choice(n, "health", {"pass", "warn", "fail", "skip"});
   }
   FieldReader checks = n.sub("checks");
   auto& row = report.matrix[name];
@@ -183,8 +193,8 @@ Result<FleetReport> from_json<FleetReport>(const json& value, const std::string&
     }
   }
   read_list(r, "failures", report.failures, [](FieldReader& f) {
-    return Failure{f.str("node"), f.str("check"), f.str("expected"), f.str("found"),
-                   f.str("reason")};
+    return Failure{f.str("node"),  f.str("check"),  f.str("expected"),
+                   f.str("found"), f.str("reason"), f.str("drain", Presence::optional)};
   });
   read_list(r, "outliers", report.outliers, [](FieldReader& o) {
     Outlier outlier;

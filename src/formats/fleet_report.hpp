@@ -24,6 +24,9 @@ struct Failure {
   std::string expected;
   std::string found;
   std::string reason;
+  // A health check's drain line ("health.gpu.row_remap_pending GPU 3: drain, reset the GPU",
+  // docs/manual/health.md); "" for other checks.
+  std::string drain;
   bool operator==(const Failure&) const = default;
 };
 
@@ -77,6 +80,9 @@ struct FleetReport {
   // node -> "pass" / "fail" / "skip": the lock and image the node's report names against the
   // fleet's lock_sha256 and image_digest (skip: the report names neither). Reported nodes only.
   std::map<std::string, std::string> chain;
+  // node -> "pass" / "warn" / "fail" / "skip": the node's health checks (`envlock node --check`,
+  // ids "health.*") folded: any failure fails, a warning warns. Nodes without them are absent.
+  std::map<std::string, std::string> health;
   std::vector<Failure> failures; // by node, then check order
   std::vector<Outlier> outliers;
   std::vector<Missing> missing;

@@ -65,6 +65,9 @@ json to_json(const NodeFacts& facts) {
     gpus.push_back(gpu_json(gpu));
   }
   json out = {{"schema", k_node_facts_schema}, {"facts", all}, {"gpus", gpus}};
+  if (facts.health) {
+    out["health"] = *facts.health;
+  }
   if (facts.checks) {
     json checks = json::array();
     for (const auto& check : *facts.checks) {
@@ -96,6 +99,15 @@ template <> Result<NodeFacts> from_json<NodeFacts>(const json& value, const std:
       out.gpus.push_back(read_gpu(g));
       r.merge(g);
     }
+  }
+  if (const json* health = r.object("health", Presence::optional); health != nullptr) {
+    // Its three parts are there and of their kind; what is inside each is the rules' to judge.
+    FieldReader h = r.sub("health");
+    (void)h.object("nvml");
+    (void)h.array("gpus");
+    (void)h.object("host");
+    r.merge(h);
+    out.health = *health;
   }
   if (const json* checks = r.array("checks", Presence::optional); checks != nullptr) {
     out.checks.emplace();

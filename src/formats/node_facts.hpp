@@ -44,6 +44,11 @@ struct NodeGpu {
 struct NodeFacts {
   std::map<std::string, Fact> facts; // by key (docs/manual/node.md)
   std::vector<NodeGpu> gpus;         // in index order; empty when no list could be read
+  // The health facts (docs/manual/health.md): `nvml`, per GPU `gpus` and `host`, each value a
+  // fact of its own ({value, source} or {value: null, source, missing}) read by node/health's
+  // rules. Kept as written: its readers are the rules, which judge a value they cannot read as
+  // missing, never as passing. Absent when the health facts were not read.
+  std::optional<nlohmann::json> health;
   // With --check: the expect.host checks (written with `outcome` and `summary`).
   std::optional<std::vector<CheckResult>> checks;
   bool operator==(const NodeFacts&) const = default;

@@ -5,6 +5,53 @@
 
 namespace envlock::handover::detail {
 
+namespace {
+
+// The node's health as `envlock node --check` judged it (its checks "health.*"): "pass
+// (N checks, M warnings)" or "fail: DRAIN LINE (+N more)" (docs/manual/health.md); missing when
+// the node record holds no health check.
+HandoverItem node_health(const Records& records) {
+  const std::string label = "Node health";
+  if (!records.node) {
+    return missing(label);
+  }
+  const auto& checks = records.node->value.checks;
+  std::vector<std::string> failures;
+  std::size_t judged = 0;
+  std::size_t warnings = 0;
+  for (const formats::CheckResult& check : checks ? *checks : std::vector<formats::CheckResult>()) {
+    if (!check.id.starts_with("health.")) {
+      continue;
+    }
+    ++judged;
+    if (check.outcome == formats::Outcome::fail) {
+      const auto drain = check.details.find("drain");
+      failures.push_back(drain != check.details.end() && drain->is_string()
+                             ? drain->get<std::string>()
+                             : check.id + " failed");
+    } else if (check.outcome == formats::Outcome::pass && check.reason.starts_with("warning: ")) {
+      ++warnings;
+    }
+  }
+  if (judged == 0) {
+    return missing(label);
+  }
+  std::string value;
+  if (!failures.empty()) {
+    value = "fail: " + failures.front() +
+            (failures.size() > 1 ? " (+" + std::to_string(failures.size() - 1) + " more)" : "");
+  } else {
+    value =
+        "pass (" + std::to_string(judged) + " checks" +
+        (warnings > 0 ? ", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings")
+                      : std::string()) +
+        ")";
+  }
+  return {label, value, records.node->record.name + ": checks[health.*]"};
+}
+
+} // namespace
+
 HandoverRow hardware_row(const Records& r) {
   HandoverRow row{"hardware",
                   "Hardware, firmware, operating-system, kernel and driver versions",
@@ -19,7 +66,8 @@ HandoverRow hardware_row(const Records& r) {
                fact(r, "GPU VBIOS", "gpu.vbios"),
                fact(r, "Operating system", "os"),
                fact(r, "Kernel", "kernel"),
-               fact(r, "NVIDIA driver", "driver")};
+               fact(r, "NVIDIA driver", "driver"),
+               node_health(r)};
   return row;
 }
 

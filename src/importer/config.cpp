@@ -82,9 +82,10 @@ Status read_registry(const Reader& reader, const Field& field, const fs::path& b
 
 Status read_keys(const manifest::SourceText& source, const Reader& reader, const Field& root,
                  const fs::path& base, ImporterConfig& config) {
-  ENVLOCK_TRY(reader.only_keys(root, {"locks", "policy", "cache", "cache_max_bytes", "shared_cache",
-                                      "sqsh_dirs", "on_corrupt", "log", "public_key", "registry",
-                                      "lock_timeout_seconds", "hold_expiry_seconds"}));
+  ENVLOCK_TRY(
+      reader.only_keys(root, {"locks", "policy", "cache", "cache_max_bytes", "shared_cache",
+                              "sqsh_dirs", "on_corrupt", "log", "public_key", "require_signed",
+                              "registry", "lock_timeout_seconds", "hold_expiry_seconds"}));
   ENVLOCK_TRY_ASSIGN(const Field locks, reader.require(root, "locks"));
   ENVLOCK_TRY_ASSIGN(config.locks, path_list(reader, locks, base));
   if (config.locks.empty()) {
@@ -137,6 +138,17 @@ Status read_keys(const manifest::SourceText& source, const Reader& reader, const
   if (const auto key = reader.find(root, "public_key")) {
     ENVLOCK_TRY_ASSIGN(const std::string text, reader.non_empty_string(*key));
     config.public_key = resolve(base, text);
+  }
+  if (const auto required = reader.find(root, "require_signed")) {
+    ENVLOCK_TRY_ASSIGN(const nlohmann::json value, reader.json(*required));
+    if (!value.is_boolean()) {
+      return reader.type_error(*required, "true or false");
+    }
+    config.require_signed = value.get<bool>();
+    if (config.require_signed && config.public_key.empty()) {
+      return reader.error(*required, "'require_signed' needs 'public_key': the key the images' "
+                                     "provenance must be signed by");
+    }
   }
   if (const auto registry = reader.find(root, "registry")) {
     ENVLOCK_TRY(read_registry(reader, *registry, base, config.registry));

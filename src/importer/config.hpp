@@ -49,6 +49,9 @@ struct ImporterConfig {
   OnCorrupt on_corrupt = OnCorrupt::fallback;
   std::filesystem::path log;        // the audit log (audit.hpp); empty: syslog only
   std::filesystem::path public_key; // empty: no provenance check
+  // With public_key: the provenance may also come from the image's attestations in its registry
+  // (`envlock attest fetch`), and an image the locks build is refused without it.
+  bool require_signed = false;
   oci::RegistryOptions registry;
   int lock_timeout_seconds = 600;            // how long a get waits for another's import
   std::int64_t hold_expiry_seconds = 604800; // a hold older than this no longer protects a file

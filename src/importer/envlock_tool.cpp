@@ -123,4 +123,37 @@ Result<Resolution> run_resolve(const fs::path& tool, const oci::ImageRef& image,
                     value["platform_digest"].get<std::string>()};
 }
 
+Result<std::vector<FetchedAttestation>> run_attest_fetch(const fs::path& tool,
+                                                         const oci::ImageRef& image,
+                                                         const fs::path& dir,
+                                                         const oci::RegistryOptions& registry) {
+  std::vector<std::string> argv = {
+      tool.string(),          "attest", "fetch", image.to_string(), "--type=provenance",
+      "--dir=" + dir.string()};
+  for (auto& arg : registry_arguments(registry)) {
+    argv.push_back(std::move(arg));
+  }
+  util::ProcessOptions options;
+  options.die_with_parent = true;
+  ENVLOCK_TRY_ASSIGN(const util::ProcessResult run, util::run_process(argv, options));
+  if (run.exit_code != 0) {
+    return failure("envlock attest fetch", run);
+  }
+  // "wrote DIR/NAME (provenance, sha256:HEX)", one line per attestation.
+  std::vector<FetchedAttestation> out;
+  for (const auto& line : util::split(run.out, '\n')) {
+    const auto open = line.rfind(" (provenance, ");
+    if (!line.starts_with("wrote ") || open == std::string::npos || !line.ends_with(")")) {
+      continue;
+    }
+    const std::size_t digest_at = open + std::string_view(" (provenance, ").size();
+    out.push_back(
+        {fs::path(line.substr(6, open - 6)), line.substr(digest_at, line.size() - 1 - digest_at)});
+  }
+  if (out.empty()) {
+    return env_error("envlock attest fetch " + image.to_string() + ": wrote no file it named");
+  }
+  return out;
+}
+
 } // namespace envlock::importer

@@ -1,7 +1,8 @@
-// The full envlock, run by the importer for the two things that need a registry: making a .sqsh
-// (`envlock squashfs`, exactly what that command does) and resolving the tag of an image no lock
-// pins (`envlock resolve`). Keeping libcurl, libarchive and libgit2 out of envlock-importer is
-// what lets a cached get start in a few milliseconds.
+// The full envlock, run by the importer for the three things that need a registry: making a .sqsh
+// (`envlock squashfs`, exactly what that command does), resolving the tag of an image no lock
+// pins (`envlock resolve`) and fetching an image's signed provenance from its attestations
+// (`envlock attest fetch`, for require_signed). Keeping libcurl, libarchive and libgit2 out of
+// envlock-importer is what lets a cached get start in a few milliseconds.
 #pragma once
 
 #include "formats/squashfs_result.hpp"
@@ -49,5 +50,19 @@ struct Resolution {
 // Runs `envlock resolve --format=json` for `image` and `platform`; failures as for run_squashfs.
 Result<Resolution> run_resolve(const std::filesystem::path& tool, const oci::ImageRef& image,
                                const std::string& platform, const oci::RegistryOptions& registry);
+
+// One attestation `envlock attest fetch` wrote.
+struct FetchedAttestation {
+  std::filesystem::path file;
+  std::string digest; // the artifact manifest's, as the registry lists it
+};
+
+// Runs `envlock attest fetch IMAGE --type provenance --dir DIR` (`image` by digest) and returns
+// the files it wrote, in its order. Failures as for run_squashfs: an image with no provenance
+// attached is a check failure (exit 1) whose message says where it was looked for.
+Result<std::vector<FetchedAttestation>> run_attest_fetch(const std::filesystem::path& tool,
+                                                         const oci::ImageRef& image,
+                                                         const std::filesystem::path& dir,
+                                                         const oci::RegistryOptions& registry);
 
 } // namespace envlock::importer

@@ -1,8 +1,10 @@
 #include "importer/expected.hpp"
 
+#include "importer/envlock_tool.hpp"
 #include "provenance/keys.hpp"
 #include "provenance/signing.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 
@@ -73,12 +75,59 @@ std::string sqsh_subject(const nlohmann::json& statement) {
   return {};
 }
 
-std::string lock_digest_of(const nlohmann::json& statement) {
-  const auto pointer = nlohmann::json::json_pointer(
-      "/predicate/buildDefinition/externalParameters/lockFile/digest/sha256");
-  return statement.contains(pointer) && statement[pointer].is_string()
-             ? statement[pointer].get<std::string>()
-             : std::string();
+// The expectation a signed provenance envelope gives for `pin`: it must verify with `key`,
+// describe the pin's lock and name the image's digest; its .sqsh subject is the sha256.
+Result<Expectation> expectation_from_envelope(std::string_view text, const std::string& origin,
+                                              const Pin& pin, const provenance::Key& key,
+                                              const ImporterConfig& config) {
+  ENVLOCK_TRY_ASSIGN(const auto verified,
+                     provenance::verify_envelope(text, origin, key, config.public_key.string()));
+  const std::string lock = provenance::statement_lock_sha256(verified.statement);
+  if (lock != pin.lock_sha256) {
+    return check_failed(origin + ": describes the lock " + lock + ", not " +
+                        pin.lock_path.string() + " (" + pin.lock_sha256 + ")");
+  }
+  ENVLOCK_TRY(provenance::check_subject_digest(verified.statement, pin.image.digest, origin));
+  Expectation e;
+  e.sha256 = sqsh_subject(verified.statement);
+  if (e.sha256.empty()) {
+    return check_failed(origin + ": names no .sqsh subject; sign the provenance made with "
+                                 "--squashfs-result");
+  }
+  e.source = origin + " (signed by " + verified.keyid + ")";
+  return e;
+}
+
+// require_signed: the provenance among the image's attestations in its registry. The first one
+// that gives an expectation wins; a check failure lists why none did.
+Result<Expectation> from_attestations(const Pin& pin, const ImporterConfig& config,
+                                      const provenance::Key& key, const std::string& beside) {
+  oci::ImageRef image = pin.image;
+  image.tag.clear();
+  const std::string none = "no signed provenance for " + pin.lock_path.string() +
+                           ": none beside the lock (looked for " + beside + ")";
+  ENVLOCK_TRY_ASSIGN(const fs::path tool, envlock_tool());
+  ENVLOCK_TRY_ASSIGN(const util::TempDir dir, util::TempDir::create("envlock-provenance"));
+  auto fetched = run_attest_fetch(tool, image, dir.path(), config.registry);
+  if (!fetched) {
+    if (fetched.error().code == ExitCode::failed) {
+      return check_failed(none + ", and " + fetched.error().message +
+                          "; require_signed is set in " + config.file.string());
+    }
+    return std::move(fetched).error();
+  }
+  std::vector<std::string> reasons;
+  for (const auto& attestation : *fetched) {
+    const std::string origin = image.to_string() + " attestation " + attestation.digest;
+    ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(attestation.file));
+    auto e = expectation_from_envelope(text, origin, pin, key, config);
+    if (e || e.error().code != ExitCode::failed) {
+      return e;
+    }
+    reasons.push_back(e.error().message);
+  }
+  return check_failed(none + ", and none of the " + std::to_string(fetched->size()) +
+                      " attached to the image holds: " + util::join(reasons, "; "));
 }
 
 Result<Expectation> from_provenance(const Pin& pin, const ImporterConfig& config) {
@@ -91,24 +140,10 @@ Result<Expectation> from_provenance(const Pin& pin, const ImporterConfig& config
       continue;
     }
     ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(candidate));
-    ENVLOCK_TRY_ASSIGN(
-        const auto verified,
-        provenance::verify_envelope(text, candidate.string(), key, config.public_key.string()));
-    if (lock_digest_of(verified.statement) != pin.lock_sha256) {
-      return check_failed(candidate.string() + ": describes the lock " +
-                          lock_digest_of(verified.statement) + ", not " + pin.lock_path.string() +
-                          " (" + pin.lock_sha256 + ")");
-    }
-    ENVLOCK_TRY(
-        provenance::check_subject_digest(verified.statement, pin.image.digest, candidate.string()));
-    Expectation e;
-    e.sha256 = sqsh_subject(verified.statement);
-    if (e.sha256.empty()) {
-      return check_failed(candidate.string() + ": names no .sqsh subject; sign the provenance "
-                                               "made with --squashfs-result");
-    }
-    e.source = candidate.string() + " (signed by " + verified.keyid + ")";
-    return e;
+    return expectation_from_envelope(text, candidate.string(), pin, key, config);
+  }
+  if (config.require_signed) {
+    return from_attestations(pin, config, key, tried.front());
   }
   return check_failed("no signed provenance for " + pin.lock_path.string() + " (looked for " +
                       tried.front() + "); a public key is configured in " + config.file.string());

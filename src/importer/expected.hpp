@@ -5,7 +5,9 @@
 //   when the image itself is there too;
 // - with a public key configured, for the image a lock builds: the signed provenance
 //   (provenance.dsse.json beside the lock) whose lock digest is the lock's, and whose .sqsh
-//   subject gives the sha256.
+//   subject gives the sha256; with require_signed, when no envelope lies beside the lock, the
+//   provenance attached to the image in its registry (`envlock attest fetch` by the image's
+//   digest) stands in for it.
 // Without either, nothing records the image: the first import is what later gets check against.
 #pragma once
 
@@ -46,8 +48,10 @@ struct Expectation {
 };
 
 // The expectation for `pin`. With a public key and the lock's own image, the signed provenance
-// is required: a check failure (exit 1) when it is missing, does not verify, or does not name
-// this lock; an input error when the key cannot be read.
+// is required: a check failure (exit 1) when it is missing (beside the lock, and with
+// require_signed among the image's attestations too), does not verify, or does not name this
+// lock; an input error when the key cannot be read; an environment error when the registry
+// cannot be asked.
 Result<Expectation> expectation_for(const Pin& pin, const ImporterConfig& config,
                                     const SqshDirScan& scan);
 

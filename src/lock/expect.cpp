@@ -43,6 +43,14 @@ HostExpect read_host_entries(FieldReader& h, const json& value) {
   return out;
 }
 
+// Records `error` (a section reader's "PATH: WHAT") as `r`'s first error.
+void fail_with(FieldReader& r, const Error& error) {
+  const std::string& message = error.message;
+  const std::size_t colon = message.find(": ");
+  r.fail(message.substr(0, colon),
+         colon == std::string::npos ? std::string() : message.substr(colon + 2));
+}
+
 ResumeExpect read_resume_entries(FieldReader& r) {
   ResumeExpect out;
   const auto step = [&](const char* key, std::optional<std::int64_t>& slot) {
@@ -157,6 +165,10 @@ json expect_to_json(const Expect& e) {
               {"nccl_busbw_gbps", e.nccl_busbw_gbps},
               {"host", host_expect_to_json(e.host)},
               {"resume", resume_expect_to_json(e.resume)}};
+  // expect.host.health lives inside expect.host, when declared.
+  if (e.health) {
+    out["host"]["health"] = health_expect_to_json(*e.health);
+  }
   // Written only when declared, so that locks (and their lock_sha256) from before the field
   // existed keep their bytes.
   if (!e.links.empty()) {
@@ -187,7 +199,17 @@ Expect read_expect(FieldReader& top) {
   }
   if (const json* host = ex.object("host", Presence::optional); host != nullptr) {
     FieldReader h = ex.sub("host", Presence::optional);
-    expect.host = read_host_entries(h, *host);
+    json facts = *host;
+    if (const json* health = h.any("health"); health != nullptr) {
+      // health_expect.hpp reads it, naming the field ("expect.host.health.pcie_gen: ...").
+      if (auto read = read_health_expect(*health)) {
+        expect.health = std::move(*read);
+      } else {
+        fail_with(h, read.error());
+      }
+      facts.erase("health");
+    }
+    expect.host = read_host_entries(h, facts);
     ex.merge(h);
   }
   if (ex.object("resume", Presence::optional) != nullptr) {
@@ -200,10 +222,7 @@ Expect read_expect(FieldReader& top) {
     if (auto read = read_links_expect(*links)) {
       expect.links = std::move(*read);
     } else {
-      const std::string& message = read.error().message;
-      const std::size_t colon = message.find(": ");
-      ex.fail(message.substr(0, colon),
-              colon == std::string::npos ? std::string() : message.substr(colon + 2));
+      fail_with(ex, read.error());
     }
   }
   top.merge(ex);

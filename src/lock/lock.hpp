@@ -9,6 +9,7 @@
 #pragma once
 
 #include "lock/declared_number.hpp"
+#include "lock/health_expect.hpp"
 #include "lock/links_expect.hpp"
 #include "lock/training.hpp"
 #include "util/result.hpp"
@@ -146,6 +147,9 @@ struct Expect {
   HostExpect host;
   ResumeExpect resume;
   LinksExpect links; // expect.links: the link bandwidth check's minimums by GPU model
+  // expect.host.health, written inside expect.host; absent: health is judged by the defaults
+  // only where the lock expects GPUs (docs/manual/health.md).
+  std::optional<HealthExpect> health;
   bool operator==(const Expect&) const = default;
 };
 

@@ -2,6 +2,9 @@
 #include "manifest/scalar.hpp"
 #include "manifest/sections.hpp"
 #include "node/facts.hpp"
+#include "util/strings.hpp"
+
+#include <algorithm>
 
 namespace envlock::manifest {
 
@@ -62,16 +65,91 @@ Result<std::map<std::string, double>> read_busbw(const Reader& reader, const Fie
   return minimums;
 }
 
-// expect.host: host fact -> a text, a number or a list of texts.
-Result<lock::HostExpect> read_host(const Reader& reader, const Field& map) {
+// One key of expect.host.health, typed at its line and column; the lock's reader checks the
+// same again.
+Status check_health_entry(const Reader& reader, const Field& entry) {
+  const std::string key = entry.key.Scalar();
+  const Kind kind = kind_of(entry.value);
+  if (key == "fabric_manager" || key == "nvlsm" || key == "gpudirect_rdma") {
+    return kind == Kind::boolean ? Status{} : Status(reader.type_error(entry, "true or false"));
+  }
+  if (key == "ib_link_layer" || key == "mig") {
+    ENVLOCK_TRY_ASSIGN(const std::string word, reader.string(entry));
+    const std::vector<std::string> words =
+        key == "mig" ? std::vector<std::string>{"disabled", "enabled", "any"}
+                     : std::vector<std::string>{"InfiniBand", "Ethernet"};
+    if (kind != Kind::string || std::find(words.begin(), words.end(), word) == words.end()) {
+      return reader.format_error(entry, "one of " + util::join(words, ", "));
+    }
+    return {};
+  }
+  if (key == "tolerated_xids") {
+    if (!entry.value.IsSequence()) {
+      return reader.type_error(entry, "a list of XID numbers");
+    }
+    for (const auto& item : entry.value) {
+      if (kind_of(item) != Kind::integer || item.as<std::int64_t>(0) < 1) {
+        return reader.error(entry, "'" + entry.path +
+                                       "' must be a list of XID numbers (integers "
+                                       ">= 1), got '" +
+                                       item.Scalar() + "'");
+      }
+    }
+    return {};
+  }
+  const std::int64_t least = key == "nvlink_links" || key == "ib_ports" ? 0 : 1;
+  if (kind != Kind::integer) {
+    return reader.type_error(entry, "an integer >= " + std::to_string(least));
+  }
+  ENVLOCK_TRY_ASSIGN(const std::int64_t value, reader.integer(entry));
+  if (value < least) {
+    return reader.format_error(entry, "an integer >= " + std::to_string(least));
+  }
+  return {};
+}
+
+// expect.host.health: what a healthy node of this kind has (docs/manual/health.md).
+Result<std::optional<lock::HealthExpect>> read_health_section(const Reader& reader,
+                                                              const Field& host) {
+  const auto field = reader.find(host, "health");
+  if (!field) {
+    return std::optional<lock::HealthExpect>();
+  }
+  ENVLOCK_TRY(reader.mapping(*field));
+  ENVLOCK_TRY(reader.only_keys(*field, lock::health_keys()));
+  for (const auto& entry : reader.entries(*field)) {
+    ENVLOCK_TRY(check_health_entry(reader, entry));
+  }
+  ENVLOCK_TRY_ASSIGN(const nlohmann::json value, reader.json(*field));
+  auto health = lock::read_health_expect(value);
+  if (!health) {
+    return reader.error(*field, health.error().message);
+  }
+  return std::optional<lock::HealthExpect>(std::move(*health));
+}
+
+struct ManifestHostSection {
+  lock::HostExpect facts;
+  std::optional<lock::HealthExpect> health;
+};
+
+// expect.host: host fact -> a text, a number or a list of texts; and expect.host.health.
+Result<ManifestHostSection> read_host(const Reader& reader, const Field& map) {
   const auto field = reader.find(map, "host");
   if (!field) {
-    return lock::HostExpect{};
+    return ManifestHostSection{};
   }
   ENVLOCK_TRY(reader.mapping(*field));
   // Only the facts `envlock node` gathers: a misspelt key fails here, not on the cluster.
-  ENVLOCK_TRY(reader.only_keys(*field, node::fact_keys()));
+  std::vector<std::string> keys = node::fact_keys();
+  keys.emplace_back("health");
+  ENVLOCK_TRY(reader.only_keys(*field, keys));
+  ManifestHostSection section;
+  ENVLOCK_TRY_ASSIGN(section.health, read_health_section(reader, *field));
   for (const auto& entry : reader.entries(*field)) {
+    if (entry.key.Scalar() == "health") {
+      continue;
+    }
     if (entry.value.IsMap() || (entry.value.IsSequence() && [&] {
           for (const auto& item : entry.value) {
             if (!item.IsScalar()) {
@@ -83,12 +161,14 @@ Result<lock::HostExpect> read_host(const Reader& reader, const Field& map) {
       return reader.type_error(entry, "a string, a number or a list of strings");
     }
   }
-  ENVLOCK_TRY_ASSIGN(const nlohmann::json value, reader.json(*field));
+  ENVLOCK_TRY_ASSIGN(nlohmann::json value, reader.json(*field));
+  value.erase("health");
   auto host = lock::read_host_expect(value);
   if (!host) {
     return reader.error(*field, host.error().message);
   }
-  return std::move(*host);
+  section.facts = std::move(*host);
+  return section;
 }
 
 // expect.resume: the resume check's plan (steps, checkpoint_step: integers >= 1) and tolerances
@@ -171,7 +251,9 @@ Result<Expect> read_expect(const Reader& reader, const Field& field) {
   if (const auto busbw = reader.find(field, "nccl_busbw_gbps")) {
     ENVLOCK_TRY_ASSIGN(expect.nccl_busbw_gbps, read_busbw(reader, *busbw));
   }
-  ENVLOCK_TRY_ASSIGN(expect.host, read_host(reader, field));
+  ENVLOCK_TRY_ASSIGN(ManifestHostSection host, read_host(reader, field));
+  expect.host = std::move(host.facts);
+  expect.health = std::move(host.health);
   ENVLOCK_TRY_ASSIGN(expect.resume, read_resume(reader, field));
   ENVLOCK_TRY_ASSIGN(expect.links, read_links(reader, field));
   return expect;

@@ -75,6 +75,7 @@ struct Expect {
   lock::HostExpect host;                         // expected host combination (node facts)
   lock::ResumeExpect resume;                     // the resume check's plan and tolerances
   lock::LinksExpect links;                       // the link check's minimums by GPU model
+  std::optional<lock::HealthExpect> health;      // expect.host.health (docs/manual/health.md)
 };
 
 struct Enroot {

@@ -38,6 +38,9 @@ nlohmann::json to_json(const Manifest& manifest) {
                    {"nccl_busbw_gbps", expect.nccl_busbw_gbps},
                    {"host", lock::host_expect_to_json(expect.host)},
                    {"resume", lock::resume_expect_to_json(expect.resume)}};
+  if (expect.health) {
+    out["expect"]["host"]["health"] = lock::health_expect_to_json(*expect.health);
+  }
   if (!expect.links.empty()) {
     out["expect"]["links"] = lock::links_expect_to_json(expect.links); // as the lock writes it
   }

@@ -2,9 +2,11 @@
 
 #include "node/fact.hpp"
 #include "node/gpus.hpp"
+#include "node/health/health_facts.hpp"
 #include "node/os_release.hpp"
 #include "node/slurm_plugins.hpp"
 
+#include <cstdlib>
 #include <set>
 #include <sys/utsname.h>
 
@@ -139,12 +141,38 @@ json collect_host_facts(const HostSources& sources) {
   add_dmi(facts, sources.root);
   add_os_release(facts, sources.root);
   add_kernel(facts, sources.root);
-  const GpuInventory gpus = read_gpus(sources.nvml, sources.run_programs);
+  const bool with_health = sources.health == HealthFacts::read;
+  const GpuInventory gpus =
+      read_gpus(sources.nvml, sources.run_programs,
+                with_health ? health::gpu_health_reader(sources.root) : PerGpuReader());
   add_driver(facts, sources.root, gpus);
   add_gpu_summary(facts, gpus);
   add_programs(facts, sources.run_programs);
   add_pyxis(facts, sources.root);
-  return {{"schema", k_facts_schema}, {"facts", facts}, {"gpus", gpus.gpus}};
+  nlohmann::json out = {{"schema", k_facts_schema}, {"facts", facts}, {"gpus", gpus.gpus}};
+  if (with_health) {
+    health::HealthSources health_sources;
+    health_sources.root = sources.root;
+    health_sources.dmesg = sources.run_programs ? health::RunDmesg::yes : health::RunDmesg::no;
+    health_sources.dcgm = sources.run_programs && sources.dcgm == DcgmDiag::run
+                              ? health::RunDcgm::yes
+                              : health::RunDcgm::no;
+    out["health"] = health::collect_health(health_sources, gpus);
+  }
+  return out;
+}
+
+HostSources host_sources_from_environment() {
+  HostSources sources;
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): read before any thread starts
+  if (const char* root = std::getenv("ENVLOCK_NODE_ROOT"); root != nullptr && *root != '\0') {
+    sources.root = root;
+  }
+  // NOLINTNEXTLINE(concurrency-mt-unsafe)
+  if (const char* nvml = std::getenv("ENVLOCK_NVML"); nvml != nullptr && *nvml != '\0') {
+    sources.nvml = {nvml};
+  }
+  return sources;
 }
 
 json collect_host_facts() {

@@ -18,15 +18,27 @@ namespace envlock::node {
 
 inline constexpr const char* k_facts_schema = formats::k_node_facts_schema;
 
+// Whether the facts include the health facts (node/health/health_facts.hpp), and whether those
+// run DCGM's quick diagnostic where dcgmi is installed.
+enum class HealthFacts { read, skip };
+enum class DcgmDiag { run, skip };
+
 // Where the facts come from; tests point `root` at a folder laid out like /.
 struct HostSources {
-  std::filesystem::path root = "/";                      // prefix of /sys, /proc and /etc
+  std::filesystem::path root = "/"; // prefix of /sys, /proc, /etc and /dev/kmsg
   std::vector<std::string> nvml = {"libnvidia-ml.so.1"}; // sonames or paths tried for NVML
-  bool run_programs = true; // ask nvidia-smi, docker, enroot, slurmd, ... for their versions
+  bool run_programs = true; // ask nvidia-smi, docker, enroot, slurmd, dmesg ... for their versions
+  HealthFacts health = HealthFacts::read;
+  DcgmDiag dcgm = DcgmDiag::run;
 };
 
-// The facts object of this host: {"schema", "facts": {KEY: fact}, "gpus": [...]}. Never fails;
-// what cannot be read is a fact with "missing".
+// The sources `envlock node` reads: / and libnvidia-ml.so.1, unless ENVLOCK_NODE_ROOT names
+// another root (a folder laid out like /: a node's tree seen from outside, a test's) and
+// ENVLOCK_NVML another NVML library (a path).
+HostSources host_sources_from_environment();
+
+// The facts object of this host: {"schema", "facts": {KEY: fact}, "gpus": [...], "health":
+// {...}} ("health" unless skipped). Never fails; what cannot be read is a fact with "missing".
 nlohmann::json collect_host_facts(const HostSources& sources);
 
 // The facts of this host, read from / with every probe.

@@ -1,6 +1,5 @@
 #include "node/gpus.hpp"
 
-#include "util/dl.hpp"
 #include "util/process.hpp"
 #include "util/strings.hpp"
 
@@ -12,97 +11,61 @@ using nlohmann::json;
 
 namespace {
 
-// NVML's C interface, declared here so that nothing links against it.
-using NvmlDevice = struct NvmlDeviceOpaque*;
-using NvmlInit = int (*)();
-using NvmlCount = int (*)(unsigned*);
-using NvmlHandle = int (*)(unsigned, NvmlDevice*);
-using NvmlText = int (*)(NvmlDevice, char*, unsigned);
-using NvmlSystemText = int (*)(char*, unsigned);
-using NvmlErrorString = const char* (*)(int);
-
 constexpr unsigned k_text_size = 96;
 
-struct Nvml {
-  NvmlInit init = nullptr;
-  NvmlInit shutdown = nullptr;
-  NvmlCount count = nullptr;
-  NvmlHandle handle = nullptr;
-  NvmlText name = nullptr;
-  NvmlText uuid = nullptr;
-  NvmlText vbios = nullptr;
-  NvmlSystemText driver = nullptr;
-  NvmlErrorString error = nullptr;
-};
-
-Result<Nvml> resolve(const util::DlHandle& lib) {
-  Nvml n;
-  ENVLOCK_TRY(util::dl_bind(lib, n.init, "nvmlInit_v2"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.shutdown, "nvmlShutdown"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.count, "nvmlDeviceGetCount_v2"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.handle, "nvmlDeviceGetHandleByIndex_v2"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.name, "nvmlDeviceGetName"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.uuid, "nvmlDeviceGetUUID"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.vbios, "nvmlDeviceGetVbiosVersion"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.driver, "nvmlSystemGetDriverVersion"));
-  ENVLOCK_TRY(util::dl_bind(lib, n.error, "nvmlErrorString"));
-  return n;
-}
-
-std::string nvml_error(const Nvml& n, const char* call, int rc) {
-  const char* text = n.error(rc);
-  return std::string(call) + ": NVML error " + std::to_string(rc) +
-         (text == nullptr ? "" : " (" + std::string(text) + ")");
-}
-
-// One device's answers; `health` lists the calls that failed ("ok" when none did).
-json read_device(const Nvml& n, unsigned index) {
+// One device's answers; `health` lists the calls that failed ("ok" when none did). `per_gpu`,
+// when set, reads more of the device into `extra`.
+json read_device(const NvmlSession& nvml, unsigned index, const PerGpuReader& per_gpu,
+                 json& extra) {
+  const NvmlApi& n = nvml.api();
   json gpu = {{"index", index}};
   NvmlDevice device = nullptr;
-  if (const int rc = n.handle(index, &device); rc != 0) {
-    gpu["health"] = nvml_error(n, "nvmlDeviceGetHandleByIndex_v2", rc);
+  if (const int rc = n.handle(index, &device); rc != k_nvml_success) {
+    gpu["health"] = nvml.error_text("nvmlDeviceGetHandleByIndex_v2", rc);
+    extra = {{"index", index}, {"missing", gpu["health"]}};
     return gpu;
   }
   std::vector<std::string> failures;
-  const std::array<std::pair<const char*, NvmlText>, 3> fields = {
+  const std::array<std::pair<const char*, int (*)(NvmlDevice, char*, unsigned)>, 3> fields = {
       {{"name", n.name}, {"uuid", n.uuid}, {"vbios", n.vbios}}};
   for (const auto& [key, call] : fields) {
     std::array<char, k_text_size> buf{};
-    if (const int rc = call(device, buf.data(), k_text_size); rc != 0) {
+    if (const int rc = call(device, buf.data(), k_text_size); rc != k_nvml_success) {
       gpu[key] = nullptr;
-      failures.push_back(nvml_error(n, key, rc));
+      failures.push_back(nvml.error_text(key, rc));
     } else {
       gpu[key] = std::string(buf.data());
     }
   }
   gpu["health"] = failures.empty() ? "ok" : util::join(failures, "; ");
+  if (per_gpu) {
+    extra = per_gpu(nvml, device, index);
+  }
   return gpu;
 }
 
-Result<GpuInventory> read_with_nvml(const std::vector<std::string>& names) {
-  ENVLOCK_TRY_ASSIGN(const util::DlHandle lib, util::dl_open(names));
-  ENVLOCK_TRY_ASSIGN(const Nvml n, resolve(lib));
-  if (const int rc = n.init(); rc != 0) {
-    return env_error(nvml_error(n, "nvmlInit_v2", rc));
-  }
+Result<GpuInventory> read_with_nvml(const std::vector<std::string>& names,
+                                    const PerGpuReader& per_gpu) {
+  ENVLOCK_TRY_ASSIGN(NvmlSession nvml, NvmlSession::open(names));
+  const NvmlApi& n = nvml.api();
   GpuInventory inv;
-  inv.source = "nvml (" + lib.name() + ")";
+  inv.source = "nvml (" + nvml.library() + ")";
   std::array<char, k_text_size> driver{};
-  if (n.driver(driver.data(), k_text_size) == 0) {
+  if (n.driver(driver.data(), k_text_size) == k_nvml_success) {
     inv.driver = driver.data();
   }
   unsigned count = 0;
-  if (const int rc = n.count(&count); rc != 0) {
-    const std::string why = nvml_error(n, "nvmlDeviceGetCount_v2", rc);
-    (void)n.shutdown();
-    return env_error(why);
+  if (const int rc = n.count(&count); rc != k_nvml_success) {
+    return env_error(nvml.error_text("nvmlDeviceGetCount_v2", rc));
   }
   for (unsigned i = 0; i < count; ++i) {
-    inv.gpus.push_back(read_device(n, i));
+    json extra;
+    inv.gpus.push_back(read_device(nvml, i, per_gpu, extra));
+    if (per_gpu) {
+      inv.per_gpu.push_back(std::move(extra));
+    }
   }
-  if (const int rc = n.shutdown(); rc != 0) {
-    return env_error(nvml_error(n, "nvmlShutdown", rc));
-  }
+  ENVLOCK_TRY(nvml.close());
   return inv;
 }
 
@@ -139,21 +102,25 @@ Result<GpuInventory> read_with_nvidia_smi() {
 
 } // namespace
 
-GpuInventory read_gpus(const std::vector<std::string>& nvml_names, bool run_programs) {
-  auto nvml = read_with_nvml(nvml_names);
+GpuInventory read_gpus(const std::vector<std::string>& nvml_names, bool run_programs,
+                       const PerGpuReader& per_gpu) {
+  auto nvml = read_with_nvml(nvml_names, per_gpu);
   if (nvml) {
     return std::move(nvml).value();
   }
   std::string why = nvml.error().message;
+  const std::string nvml_why = why;
   if (run_programs) {
     auto smi = read_with_nvidia_smi();
     if (smi) {
+      smi->nvml_missing = nvml_why;
       return std::move(smi).value();
     }
     why += "; " + smi.error().message;
   }
   GpuInventory none;
   none.missing = why;
+  none.nvml_missing = nvml_why;
   return none;
 }
 

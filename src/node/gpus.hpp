@@ -1,6 +1,9 @@
 // The GPUs of the host, through NVML (dlopen of libnvidia-ml.so.1) or, without it, nvidia-smi.
 #pragma once
 
+#include "node/nvml.hpp"
+
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,10 +16,18 @@ struct GpuInventory {
   std::string driver;  // the driver version NVML or nvidia-smi reports, "" when unknown
   std::string source;  // "nvml (libnvidia-ml.so.1)" or "nvidia-smi"
   std::string missing; // why no GPU list could be read ("" when it was)
+  // What the PerGpuReader returned for each GPU, in index order (NVML only; empty otherwise).
+  nlohmann::json per_gpu = nlohmann::json::array();
+  std::string nvml_missing; // why NVML could not be read ("" when it was)
 };
+
+// Reads more of one GPU in the same NVML session as the inventory (the health facts).
+using PerGpuReader = std::function<nlohmann::json(const NvmlSession&, NvmlDevice, unsigned)>;
 
 // Reads the GPUs. Never fails: `missing` joins the reasons of every way tried, e.g.
 // "libnvidia-ml.so.1 not found; nvidia-smi: not in PATH".
-GpuInventory read_gpus(const std::vector<std::string>& nvml_names, bool run_programs);
+// `per_gpu`, when set, is called for every GPU NVML gives a handle for.
+GpuInventory read_gpus(const std::vector<std::string>& nvml_names, bool run_programs,
+                       const PerGpuReader& per_gpu = {});
 
 } // namespace envlock::node

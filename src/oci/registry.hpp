@@ -25,6 +25,8 @@ inline constexpr const char* docker_list =
     "application/vnd.docker.distribution.manifest.list.v2+json";
 inline constexpr const char* docker_manifest =
     "application/vnd.docker.distribution.manifest.v2+json";
+// The config of an artifact that has none (OCI image spec 1.1): the two bytes "{}".
+inline constexpr const char* oci_empty = "application/vnd.oci.empty.v1+json";
 } // namespace media_type
 
 struct RegistryOptions {
@@ -48,6 +50,21 @@ struct ManifestResponse {
   std::string media_type; // Content-Type as returned
   std::string digest;     // sha256 of the body (checked against the reference when it is one)
   std::string body;
+  std::string etag; // the ETag header, for a conditional PUT (If-Match); empty when none
+};
+
+// What a manifest PUT answered.
+struct ManifestPushed {
+  std::string digest;  // sha256 of the body, as the registry's Docker-Content-Digest says too
+  std::string subject; // OCI-Subject: the registry processed the manifest's subject (it has the
+                       // referrers API); empty when it did not say so
+  bool precondition_failed = false; // HTTP 412 to an If-Match: the manifest changed meanwhile
+};
+
+// The referrers API's answer for one subject: every page joined into one image index.
+struct ReferrersAnswer {
+  std::string index;             // {"schemaVersion":2,"mediaType":...,"manifests":[...]}
+  bool filtered_by_type = false; // OCI-Filters-Applied names artifactType
 };
 
 // What a manifest HEAD request answered for a manifest that exists.
@@ -98,6 +115,29 @@ public:
   Result<void> fetch_blob(const ImageRef& image, std::string_view digest,
                           std::optional<std::uint64_t> size,
                           const std::function<Status(std::string_view)>& sink);
+
+  // The manifest at `reference`, or nothing when the registry answers 404 (no such tag or
+  // digest); errors as get_manifest's, without the tag list.
+  Result<std::optional<ManifestResponse>> find_manifest(const ImageRef& image,
+                                                        std::string_view reference);
+
+  // Uploads `data` as a blob of `image`'s repository (POST, then PUT with its digest), unless a
+  // HEAD finds it there already. Returns its digest. Errors name the redacted URL and status.
+  Result<std::string> push_blob(const ImageRef& image, std::string_view data);
+
+  // PUT /v2/<repo>/manifests/<reference> of `body` as `media_type`; with `if_match`, only if the
+  // manifest there still has that ETag (HTTP 412 is a value, not an error). An environment error
+  // when the registry's Docker-Content-Digest is not the body's sha256.
+  Result<ManifestPushed> put_manifest(const ImageRef& image, std::string_view reference,
+                                      std::string_view media_type, std::string_view body,
+                                      std::string_view if_match = {});
+
+  // GET /v2/<repo>/referrers/<digest> (with ?artifactType= when `artifact_type` is given),
+  // following Link: rel="next" pages. Nothing when the registry answers 404: it has no
+  // referrers API (OCI distribution spec 1.1), and the referrers tag schema is the fallback.
+  Result<std::optional<ReferrersAnswer>> get_referrers(const ImageRef& image,
+                                                       std::string_view digest,
+                                                       std::string_view artifact_type = {});
 
 private:
   Result<Resolved> resolve_unscrubbed(const ImageRef& image, std::string_view platform);

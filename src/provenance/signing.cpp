@@ -114,4 +114,12 @@ Status check_subject_digest(const json& statement, const std::string& digest,
                       " (subjects: " + subject_list(statement) + ")");
 }
 
+std::string statement_lock_sha256(const json& statement) {
+  const auto pointer =
+      json::json_pointer("/predicate/buildDefinition/externalParameters/lockFile/digest/sha256");
+  return statement.is_object() && statement.contains(pointer) && statement[pointer].is_string()
+             ? statement[pointer].get<std::string>()
+             : std::string();
+}
+
 } // namespace envlock::provenance

@@ -35,4 +35,8 @@ Result<VerifiedStatement> verify_envelope(std::string_view text, const std::stri
 Status check_subject_digest(const nlohmann::json& statement, const std::string& digest,
                             const std::string& origin);
 
+// The lock a provenance statement describes: the sha256 of
+// predicate.buildDefinition.externalParameters.lockFile.digest; empty when it names none.
+std::string statement_lock_sha256(const nlohmann::json& statement);
+
 } // namespace envlock::provenance

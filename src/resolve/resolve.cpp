@@ -103,7 +103,7 @@ lock::Lock manifest_fields(const manifest::Manifest& manifest,
   const auto& e = manifest.expect;
   lock.expect = lock::Expect{
       e.cuda, e.nccl,   e.pytorch, e.python, {e.gpus.count, e.gpus.model}, e.nccl_busbw_gbps,
-      e.host, e.resume, e.links};
+      e.host, e.resume, e.links,   e.health};
   lock.enroot = {
       manifest.enroot.squash_options, manifest.enroot.source_date_epoch,
       lock::parse_enroot_locale(manifest.enroot.locale).value_or(lock::EnrootLocale::utf8)};

@@ -3,6 +3,7 @@
 #include "formats/build_result.hpp"
 #include "formats/squashfs_result.hpp"
 #include "lock/lock.hpp"
+#include "provenance/keys.hpp"
 #include "util/sha256.hpp"
 
 #include <set>
@@ -115,6 +116,26 @@ void check_squashed_image(const formats::SquashfsResult& result, const std::stri
                name + ": image.manifest_digest");
 }
 
+// image.provenance: looked for only when the build result names a pushed image of this lock
+// (the image check says what is wrong otherwise).
+Check provenance_of(const std::optional<formats::BuildResult>& build,
+                    const std::string& build_name, const std::string& lock_name, const std::string& lock_sha256,
+                    const provenance::Key& key, const std::string& key_origin,
+                    const AttachedProbe& attached) {
+  if (!build || !build->pushed || build->lock_sha256 != lock_sha256 || !attached) {
+    return {"image.provenance",
+            "",
+            Outcome::fail,
+            "",
+            "previous image's provenance: not looked for: no pushed image of " + lock_name +
+                " on record (see the image check)",
+            ""};
+  }
+  const ProvenanceTarget target{build->reference(), lock_name, lock_sha256,
+                                build_name + ": image.digest"};
+  return check_attached_provenance(target, key, key_origin, attached);
+}
+
 Check check_sqsh(const formats::SquashfsResult& result, const std::string& result_name,
                  const fs::path& dir) {
   const fs::path path = dir.empty() ? fs::path(result.file_name) : dir / result.file_name;
@@ -149,7 +170,8 @@ Check check_sqsh(const formats::SquashfsResult& result, const std::string& resul
 
 } // namespace
 
-Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe) {
+Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe,
+                              const AttachedProbe& attached) {
   ENVLOCK_TRY_ASSIGN(const lock::Lock previous, lock::read_lock(inputs.previous_lock));
   const fs::path beside = inputs.previous_lock.parent_path();
   ENVLOCK_TRY_ASSIGN(const auto build_path,
@@ -167,6 +189,11 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe) 
     if (!fs::is_directory(inputs.sqsh_dir, ec)) {
       return input_error("--sqsh-dir " + inputs.sqsh_dir.string() + ": not a folder");
     }
+  }
+  std::optional<provenance::Key> key;
+  if (!inputs.public_key.empty()) {
+    ENVLOCK_TRY_ASSIGN(key,
+                       provenance::read_key(inputs.public_key, provenance::KeyHalf::public_key));
   }
   Report report;
   report.previous_lock = inputs.previous_lock.filename().string();
@@ -207,6 +234,11 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe) 
     report.previous_image = build->reference();
     check_build_image(*build, build_path->filename().string(), lock_name,
                       report.previous_lock_sha256, registry, checks);
+  }
+  if (key) {
+    const std::string build_name = build_path ? build_path->filename().string() : "";
+    checks.push_back(provenance_of(build, build_name, lock_name, report.previous_lock_sha256,
+                                   *key, inputs.public_key.string(), attached));
   }
   if (squashed) {
     const std::string name = squash_path->filename().string();

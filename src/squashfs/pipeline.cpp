@@ -6,6 +6,7 @@
 #include "squashfs/rootfs_builder.hpp"
 #include "squashfs/superblock.hpp"
 #include "squashfs/tree_digest.hpp"
+#include "squashfs/unpack.hpp"
 #include "util/fd.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
@@ -23,31 +24,6 @@ namespace envlock::squashfs {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Applies every layer in order, with a progress line.
-Status build_rootfs(const SquashJob& job, const ImageManifest& manifest, RootfsBuilder& builder) {
-  std::uint64_t total = 0;
-  for (const auto& layer : manifest.layers) {
-    total += static_cast<std::uint64_t>(layer.size);
-  }
-  ProgressLine progress(job.progress, total);
-  std::uint64_t before = 0;
-  for (std::size_t i = 0; i < manifest.layers.size(); ++i) {
-    const auto& layer = manifest.layers[i];
-    ENVLOCK_TRY_ASSIGN(const fs::path blob,
-                       job.source->blob_file(layer.digest, static_cast<std::uint64_t>(layer.size)));
-    const auto report = [&](std::uint64_t bytes) {
-      progress.layer(i + 1, manifest.layers.size(), before + bytes);
-    };
-    ENVLOCK_TRY(builder.apply_layer(blob, layer.digest, report));
-    before += static_cast<std::uint64_t>(layer.size);
-  }
-  progress.stage("squashing");
-  ENVLOCK_TRY(builder.finish());
-  ENVLOCK_TRY(fix_permissions(builder.root_fd()));
-  progress.done();
-  return {};
-}
 
 // Copies the file `from` into the stream target `to` ("-", a device, a FIFO).
 Status copy_into_stream(const fs::path& from, const util::OutputTarget& to) {
@@ -133,28 +109,15 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   SquashOutcome out;
   formats::SquashfsResult& r = out.result;
   ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, mksquashfs_version());
-  ENVLOCK_TRY_ASSIGN(const ManifestBlob manifest_blob, job.source->manifest(job.platform));
-  ENVLOCK_TRY_ASSIGN(const ImageManifest manifest,
-                     parse_image_manifest(manifest_blob.body, manifest_blob.digest));
-  ENVLOCK_TRY_ASSIGN(const fs::path config_path,
-                     job.source->blob_file(manifest.config_digest, manifest.config_size));
-  ENVLOCK_TRY_ASSIGN(const std::string config_text,
-                     read_verified_blob(config_path, manifest.config_digest));
-  ENVLOCK_TRY_ASSIGN(const ImageConfig config,
-                     parse_image_config(config_text, manifest.config_digest));
-
   ENVLOCK_TRY_ASSIGN(const util::TempDir scratch, util::TempDir::create("envlock-squashfs"));
   const fs::path rootfs = scratch.path() / "rootfs";
   if (::mkdir(rootfs.c_str(), 0755) != 0) {
     return env_error(rootfs.string() + ": " + std::strerror(errno));
   }
-  ENVLOCK_TRY_ASSIGN(RootfsBuilder builder, RootfsBuilder::open(rootfs));
-  ENVLOCK_TRY(build_rootfs(job, manifest, builder));
-  ENVLOCK_TRY(write_enroot_files(builder.root_fd(), config, job.settings.locale));
-  out.warnings = builder.warnings();
-  if (auto warning = workdir_warning(config)) {
-    out.warnings.push_back(std::move(*warning));
-  }
+  ENVLOCK_TRY_ASSIGN(UnpackedImage unpacked,
+                     unpack_image(*job.source, job.platform, rootfs, job.settings.locale,
+                                  job.progress, "squashing"));
+  out.warnings = std::move(unpacked.warnings);
   ENVLOCK_TRY_ASSIGN(const Tree tree, read_tree_dir(rootfs));
 
   r.mksquashfs_arguments = mksquashfs_arguments(job.settings);
@@ -167,7 +130,7 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   ENVLOCK_TRY(describe_sqsh(staged, r));
   r.file_name = job.output.filename().string();
   r.image_reference = job.image_reference;
-  r.manifest_digest = manifest_blob.digest;
+  r.manifest_digest = unpacked.manifest_digest;
   r.platform = job.platform;
   r.tree_digest = tree_digest(tree);
   r.producer = "envlock";

@@ -114,6 +114,31 @@ check_eq "$(json r2/build-result.json '["image"]["digest"]')" "$SKOPEO" "second 
 check_eq "$(json r2/build-result.json '["context_sha256"]')" "$CTX_SHA" "second build: same context sha256"
 check_eq "$b2_err" "" "-q: no log on the terminal"
 
+# ---- --attest: the build's signed provenance and the image's SBOM attached to the pushed image
+mkdir -p keys && "$ENVLOCK" keygen -o keys/ci >/dev/null
+run_cmd at "$ENVLOCK" build -q --template "$TEMPLATE" --insecure-registry "$REG_PLAIN" --attest provenance --key keys/ci
+check_eq "$at_rc:$at_err" "2:envlock: error: --attest needs --push: attestations are attached to the image in its registry" \
+  "--attest without --push: refused before building"
+run_cmd at "$ENVLOCK" build -q --template "$TEMPLATE" --push --insecure-registry "$REG_PLAIN" --attest sbom,slsa
+check_eq "$at_rc:$at_err" "2:envlock: error: --attest 'slsa': not one of provenance, sbom" "--attest: an unknown kind"
+run_cmd b4 "$ENVLOCK" build -q --template "$TEMPLATE" --push --insecure-registry "$REG_PLAIN" \
+  --result r4/build-result.json --attest provenance,sbom --key keys/ci
+check_eq "$b4_rc" 0 "build --push --attest provenance,sbom: exit 0 ($b4_err)"
+check_contains "$b4_out" "pushed provenance.dsse.json (provenance) as $IMAGE@sha256:" "the provenance is attached"
+check_contains "$b4_out" "pushed sbom.cdx.json (sbom) as $IMAGE@sha256:" "the SBOM is attached"
+check_contains "$b4_out" "listed in tag sha256-${SKOPEO#sha256:} (the registry has no referrers API)" "... in the referrers tag of the built image"
+run_cmd al "$ENVLOCK" attest list "$IMAGE@$SKOPEO"
+check_contains "$al_out" "$IMAGE@$SKOPEO: 2 attestations (from tag sha256-${SKOPEO#sha256:})" "attest list: both, by the image's digest"
+"$ENVLOCK" attest fetch "$IMAGE@$SKOPEO" --type provenance -o built.dsse.json 2>/dev/null
+run_cmd pv "$ENVLOCK" provenance verify --pub keys/ci.pub --image-digest "$SKOPEO" built.dsse.json
+check_eq "$pv_rc" 0 "the attached provenance verifies with the key, its subject the image ($pv_out $pv_err)"
+"$ENVLOCK" attest fetch "$IMAGE@$SKOPEO" --type sbom -o built.cdx.json 2>/dev/null
+check_eq "$(python3 -c 'import json; d=json.load(open("built.cdx.json")); c=d["metadata"]["component"]; print(c["name"], c["version"], d["metadata"]["timestamp"])')" \
+  "$IMAGE $SKOPEO 2023-11-14T22:13:20Z" "the attached SBOM is of the pushed image, stamped with the build's SOURCE_DATE_EPOCH"
+"$ENVLOCK" sbom --image "$IMAGE@$SKOPEO" --insecure-registry "$REG_PLAIN" -o again.cdx.json 2>/dev/null
+cmp -s built.cdx.json again.cdx.json && ok "the attached SBOM is what envlock sbom --image writes" ||
+  fail "attached SBOM" "differs from envlock sbom --image"
+
 # ---- two results in one folder keep their own logs; SOURCE_DATE_EPOCH and --source-date-epoch
 run_cmd ba env SOURCE_DATE_EPOCH=1600000000 "$ENVLOCK" build -q --template "$TEMPLATE" \
   --source-date-epoch 1700000000 --result same/a.json

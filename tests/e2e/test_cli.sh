@@ -19,7 +19,7 @@ run_cmd h "$ENVLOCK" help
 check_eq "$h_rc:$h_out" "0:$a_out" "envlock help: the same list, exit 0"
 commands=$(sed -n '/^Commands:$/,/^$/p' <<<"$h_out" | awk 'NF > 1 {print $1}')
 check_eq "$(tr '\n' ' ' <<<"$commands")" \
-  "build chain context diff fleet handover importer keygen lint lock node provenance render resolve rollback sample-data squashfs verify help version " \
+  "attest build chain context diff fleet handover importer keygen lint lock node provenance render resolve rollback sample-data sbom squashfs verify help version " \
   "envlock help: every command"
 run_cmd hl "$ENVLOCK" help lock
 run_cmd ll "$ENVLOCK" lock --help
@@ -83,6 +83,7 @@ for c in $commands; do
     squashfs) subs="squashfs|squashfs digest|squashfs verify" ;;
     chain) subs="chain verify" ;;
     importer) subs="importer get|importer release" ;;
+    attest) subs="attest push|attest list|attest fetch|attest verdict" ;;
     *) subs=$c ;;
   esac
   IFS='|' read -ra list <<<"$subs"

@@ -13,7 +13,7 @@ check_eq "$d_rc" 0 "the demo runs to the end ($(tail -5 <<<"$d_err"))"
 tour=$(awk '/^## A quick tour/{t=1} t&&/^```sh/{b=1;next} b&&/^```/{exit} b' "$REPO/README.md" |
   sed 's/ \{2,\}#.*$//; s/ *$//')
 ran=$(sed -n 's/^\$ //p' <<<"$d_out")
-check_eq "$(wc -l <<<"$tour")" 12 "the quick tour has its twelve lines"
+check_eq "$(wc -l <<<"$tour")" 14 "the quick tour has its fourteen lines"
 check_eq "$ran" "$tour" "the demo ran every quick-tour line exactly as printed, in order"
 
 kept=$(sed -n 's/^demo: files kept in //p' <<<"$d_out")
@@ -54,6 +54,27 @@ check_contains "$(rows_34 "$WORK/handover.json")" \
 check_eq "$(grep -c '| \*\*missing\*\* |' "$P/handover.md")" \
   "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["missing"])' "$WORK/handover.json")" \
   "the demo's own handover (the usual files of its folder) misses what the named records miss"
+
+# ---- the demo image's SBOM: valid, exactly what is installed, the same bytes twice
+sbom=$kept/project/sbom.cdx.json
+if [ -d "$REPO/tools/cyclonedx/node_modules/@cyclonedx/cyclonedx-library" ]; then
+  run_cmd v node "$REPO/tools/cyclonedx/validate.js" "$sbom"
+  check_eq "$v_rc" 0 "CycloneDX's JSON validator accepts the demo's SBOM ($v_out)"
+else
+  fail "validator" "CycloneDX's library is not installed (bash scripts/install-deps.sh installs it)"
+fi
+run_cmd t /usr/bin/python3 "$REPO/tests/e2e/lib/sbom_truth.py" "$sbom" "$kept/project/rootfs" \
+  $(cd "$kept/project/rootfs" && find . -name '*.dist-info' -printf '/%h\n' | sort -u)
+check_eq "$t_out" "python: 0 installed, 0 missing, 0 extra
+deb: 0 installed, 0 missing, 0 extra" "the demo image: 0 missing, 0 extra against what is installed"
+check_contains "$(cat "$sbom")" '"name": "envlock:python:locked-not-installed",
+        "value": "pkg:pypi/six@1.16.0"' "six is locked but not installed, and said so"
+commit=$(git -C "$kept/project/megatron-lm" rev-parse core_v0.0.1^{commit})
+check_contains "$(cat "$sbom")" "\"version\": \"$commit\"" "Megatron-LM's commit"
+(cd "$kept/project" && "$ENVLOCK" sbom --sqsh image.sqsh -o again.cdx.json 2>/dev/null)
+cmp -s "$sbom" "$kept/project/again.cdx.json" && ok "the demo's SBOM twice: byte-identical" ||
+  fail "SBOM twice" "differs"
+check_contains "$d_out" "pushed sbom.cdx.json (sbom) as " "the demo attaches the SBOM to the image"
 
 # ---- what the demo points at: cmake --install of the build it made, into a prefix
 if [ -f "$REPO/build/cmake_install.cmake" ]; then

@@ -34,8 +34,9 @@ echo "\${CUDA_VISIBLE_DEVICES:-none}" >"$WORK/gpus-\$SLURMD_NODENAME"
 exec "$ENVLOCK_VERIFY" "\$@"
 WRAP
 chmod +x verifier-wrap.sh
+# The test nodes have no GPU: the host checks (the health of the lock's 8 GPUs) are left out.
 FV=("$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' --no-container
-  --verifier "$WORK/verifier-wrap.sh" --verifier-arg="--root=$SLURM_LOCAL/root")
+  --no-host-checks --verifier "$WORK/verifier-wrap.sh" --verifier-arg="--root=$SLURM_LOCAL/root")
 
 # ---- --script-only writes the batch script and submits nothing
 run_cmd s "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' \
@@ -167,7 +168,7 @@ check_eq "$b_rc:$b_err" "2:envlock: error: --dest: must be an absolute path on t
 
 # ---- rollout: batches 1,1,2; node4 fails in batch 3; resumed after the repair
 sed -i 's/2\.13\.0a0+8145d630e8/2.12.0/' "$WORK/slurm/local-node4/root/$TORCH_PY"
-RO=("$ENVLOCK" fleet rollout --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' --no-container
+RO=("$ENVLOCK" fleet rollout --lock "$LOCK" --image image.sqsh --nodes 'node[1-4]' --no-container --no-host-checks
   --verifier "$ENVLOCK_VERIFY" --verifier-arg="--root=$SLURM_LOCAL/root" --batches 1,1,2
   --state state.json --results ro)
 run_cmd r "${RO[@]}"
@@ -190,7 +191,7 @@ check_eq "$(jq_py state.json 'd["status"], sorted(n["status"] for n in d["nodes"
 # ---- a partition with a drained and a down node: those two are not waited for
 scontrol update nodename=node2 state=drain reason="maintenance"
 scontrol update nodename=node4 state=down reason="power supply"
-PV=("$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --partition debug --no-container
+PV=("$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --partition debug --no-container --no-host-checks
   --verifier "$ENVLOCK_VERIFY" --verifier-arg="--root=$SLURM_LOCAL/root")
 run_cmd p "${PV[@]}" --results part
 check_eq "$p_rc" 1 "a partition with nodes out of service: exit 1, not every node verified"

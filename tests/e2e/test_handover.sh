@@ -18,9 +18,11 @@ if [ ! -e /proc/driver/nvidia/version ] && ! command -v nvidia-smi >/dev/null; t
   run_cmd c "$ENVLOCK" node --check --lock envlock.lock.json
   check_eq "$c_rc" 1 "node --check fails on this host"
   check_contains "$c_out" "missing: /proc/driver/nvidia/version: not found" "check names the missing driver"
-  run_cmd c "$ENVLOCK" node --check --format json --lock envlock.lock.json
-  check_eq "$(printf '%s' "$c_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], [c["id"] for c in d["checks"]])')" \
+  run_cmd c "$ENVLOCK" node --check --format json --no-dcgm --lock envlock.lock.json
+  check_eq "$(printf '%s' "$c_out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], [c["id"] for c in d["checks"] if c["id"].startswith("host.")])')" \
     "fail ['host.driver', 'host.fabric_manager', 'host.kernel', 'host.os']" "node --check --format json"
+  check_eq "$(printf '%s' "$c_out" | python3 -c 'import json,sys; print([c["details"]["drain"] for c in json.load(sys.stdin)["checks"] if c["id"].startswith("health.") and c["outcome"] == "fail"][0])')" \
+    "health.gpu.nvml: drain" "the lock expects 8 GPUs: the first health failure is NVML missing, and says to drain"
 else
   echo "note: this host has an NVIDIA driver; the no-GPU reasons are not asserted"
 fi

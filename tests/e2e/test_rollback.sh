@@ -97,6 +97,36 @@ import json, sys; r = json.load(open(sys.argv[1])); del r["run"]; print(json.dum
 PY
 check_eq "$(cat a.json)" "$(cat b.json)" "two runs differ only in run"
 
+# ---- --pub: the previous image's signed provenance among its attestations in the registry
+mkdir -p keys && "$E" keygen -o keys/ci >/dev/null && "$E" keygen -o keys/other >/dev/null
+run_cmd v "${rb[@]}" --previous prev/old.lock.json --pub keys/ci.pub
+check_eq "$v_rc" 1 "--pub, nothing attached: exit 1"
+check_contains "$v_out" "FAIL  image.provenance  previous image $REG_PLAIN/ml/train@$TRAIN: no provenance attached (looked in tag sha256-${TRAIN#sha256:}); attach it with envlock attest push" \
+  "no provenance attached: said, with where it was looked for"
+cat > statement.json <<JSON
+{"_type": "https://in-toto.io/Statement/v1",
+ "subject": [{"name": "$REG_PLAIN/ml/train", "digest": {"sha256": "${TRAIN#sha256:}"}}],
+ "predicateType": "https://slsa.dev/provenance/v1",
+ "predicate": {"buildDefinition": {"buildType": "urn:envlock:build-type:container-image:v1",
+   "externalParameters": {"lockFile": {"digest": {"sha256": "$LOCK_SHA"}}}}}}
+JSON
+"$E" provenance sign --key keys/other statement.json -o other.dsse.json >/dev/null
+"$E" attest push --image "$REG_PLAIN/ml/train@$TRAIN" --insecure-registry "$REG_PLAIN" other.dsse.json >/dev/null
+OTHER_ART=$(curl -s -H 'Accept: application/vnd.oci.image.index.v1+json' "http://$REG_PLAIN/v2/ml/train/manifests/sha256-${TRAIN#sha256:}" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["manifests"][0]["digest"])')
+run_cmd v "${rb[@]}" --previous prev/old.lock.json --pub keys/ci.pub
+check_eq "$v_rc" 1 "--pub, provenance signed by another key: exit 1"
+check_contains "$v_out" "FAIL  image.provenance  previous image $REG_PLAIN/ml/train@$TRAIN: no attached provenance holds: attestation $OTHER_ART: signed by key $(python3 -c 'import json; print(json.load(open("other.dsse.json"))["signatures"][0]["keyid"])'), not by keys/ci.pub (key " \
+  "another signer: named, with the artifact"
+"$E" provenance sign --key keys/ci statement.json -o ci.dsse.json >/dev/null
+"$E" attest push --image "$REG_PLAIN/ml/train@$TRAIN" --insecure-registry "$REG_PLAIN" ci.dsse.json >/dev/null
+run_cmd v "${rb[@]}" --previous prev/old.lock.json --pub keys/ci.pub -o prov.json
+check_eq "$v_rc" 0 "--pub, the signed provenance attached: exit 0 ($v_err)"
+check_contains "$v_out" "PASS  image.provenance  $REG_PLAIN/ml/train@$TRAIN: signed provenance sha256:" "the signed provenance is found"
+check_contains "$v_out" "of old.lock.json, from tag sha256-${TRAIN#sha256:}" "... of the previous lock, from the referrers tag"
+check_eq "$(field prov.json '[(c["id"], c["outcome"]) for c in r["checks"]]')" \
+  "[('base_image', 'pass'), ('image', 'pass'), ('image.provenance', 'pass'), ('sqsh', 'pass')]" "the report has the check"
+
 # ---- a node-local .sqsh that differs, is cut short, or is missing
 mkdir -p node-wrong node-short node-none
 python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[100]^=1; open(sys.argv[2],"wb").write(b)' prev/train.sqsh node-wrong/train.sqsh

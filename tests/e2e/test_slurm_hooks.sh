@@ -25,12 +25,14 @@ ln -s "$ENVLOCK_VERIFY" "$WORK/bin/envlock-verify"
 ln -s "$(dirname "$ENVLOCK")/envlock-importer" "$WORK/bin/envlock-importer"
 HOOK_RESULTS=$WORK/results/hooks
 
-# The lock: this host's OS in expect.host, no GPU expected (the test nodes have none).
+# The lock: this host's OS in expect.host, no GPU expected (the test nodes have none), and the
+# node's health judged with the defaults (nothing applies on a node without GPUs, until one is
+# given an NVML stand-in below).
 OS=$("$ENVLOCK" node --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["facts"]["os"]["value"])')
 python3 - "$REPO/tests/data/verify/lock.json" "$WORK/lock.json" "$OS" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["expect"]["host"] = {"os": sys.argv[3]}
+d["expect"]["host"] = {"os": sys.argv[3], "health": {}}
 d["expect"]["gpus"] = {"count": 0, "model": ""}
 json.dump(d, open(sys.argv[2], "w"), indent=2, sort_keys=True)
 PY
@@ -38,6 +40,8 @@ for hook in prolog healthcheck; do
   cat >"$WORK/hooks/$hook" <<SH
 #!/bin/sh
 export ENVLOCK_LOCK=$WORK/lock.json ENVLOCK_BIN=$WORK/bin ENVLOCK_RESULTS=$HOOK_RESULTS SLURM_CONF=$WORK/slurm/slurm.conf
+# A node the test makes unhealthy reads an NVML stand-in and a host tree (ENVLOCK_NVML, ...).
+[ -f "$WORK/health/\$SLURMD_NODENAME.env" ] && . "$WORK/health/\$SLURMD_NODENAME.env"
 exec $REPO/share/slurm/envlock-$hook
 SH
   chmod +x "$WORK/hooks/$hook"
@@ -195,6 +199,31 @@ j=$(sbatch --parsable -w node3 -o "$WORK/back.out" --wrap 'echo "ran on $SLURMD_
 back_done() { [ -z "$(squeue -h -j "$j" 2>/dev/null)" ]; }
 wait_until 300 back_done
 check_eq "$(cat "$WORK/back.out")" "ran on node3" "a job runs on node3 again, its prolog passing"
+
+# ---- an unhealthy node: the prolog drains it with the finding's id and action
+sed -i 's/^HealthCheckInterval=5$/HealthCheckInterval=3600/' "$SLURM_CONF"
+scontrol reconfigure
+STANDIN=$(dirname "$ENVLOCK")/tests/standin/nvml/libnvidia-ml.so.1
+mkdir -p "$WORK/health/node4"
+cp -a "$REPO/tests/data/node/health/hgx/root" "$WORK/health/node4/root"
+mkdir -p "$WORK/health/node4/root/etc" && cp /etc/os-release "$WORK/health/node4/root/etc/os-release"
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["gpus"][3]["nvmlDeviceGetRemappedRows"] = [0, 1, 1, 0]; json.dump(s, open(sys.argv[2], "w"))' \
+  "$REPO/tests/data/node/health/hgx/nvml.json" "$WORK/health/node4/nvml.json"
+cat >"$WORK/health/node4.env" <<ENV
+export ENVLOCK_NODE_ROOT=$WORK/health/node4/root ENVLOCK_NVML=$STANDIN ENVLOCK_NVML_SCENARIO=$WORK/health/node4/nvml.json
+ENV
+HEALTH_REASON="envlock: health.gpu.row_remap_pending GPU 3: drain, reset the GPU"
+j=$(sbatch --parsable -w node4 -o "$WORK/unhealthy.out" --wrap 'echo "ran on $SLURMD_NODENAME"')
+drained_health4() { [ "$(state_of node4):$(reason_of node4)" = "drained:$HEALTH_REASON" ]; }
+wait_until 300 drained_health4
+check_eq "$(state_of node4):$(reason_of node4)" "drained:$HEALTH_REASON" "the prolog drains the node with the health finding's id and action"
+check_contains "$(sinfo -R -h -o '%E|%N')" "$HEALTH_REASON|node4" "sinfo -R shows what to do"
+check_eq "$(cat "$WORK/unhealthy.out" 2>/dev/null)" "" "the job did not run on the unhealthy node"
+check_contains "$(cat "$HOOK_RESULTS/nodes/node4.host.json")" '"drain": "health.gpu.row_remap_pending GPU 3: drain, reset the GPU"' \
+  "the node's host report carries the drain line for the fleet report"
+scancel "$j"
+rm -f "$WORK/health/node4.env"
+scontrol update nodename=node4 state=resume
 
 # ---- the hooks never drain for their own misconfiguration
 run_cmd m env -i SLURMD_NODENAME=node1 ENVLOCK_LOCK="$WORK/none.json" ENVLOCK_BIN="$WORK/bin" "$REPO/share/slurm/envlock-prolog"

@@ -3,6 +3,7 @@
 #include "fleet/hostlist.hpp"
 #include "fleet/slurm.hpp"
 #include "lock/lock.hpp"
+#include "node/health/judge.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -87,7 +88,8 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
                  "An extra argument for envlock-verify (repeatable), e.g. --verifier-arg=--no-gpu")
       ->type_name("ARG");
   app.add_flag("--no-container", o.no_container, "Run the verifier directly on the nodes");
-  app.add_flag("--no-host-checks", o.no_host_checks, "Skip the lock's expect.host checks");
+  app.add_flag("--no-host-checks", o.no_host_checks,
+               "Skip the host checks (the lock's expect.host and the node's health)");
   app.add_option("--wait-timeout", o.wait_timeout_seconds,
                  "Cancel the job if it is still pending after this many seconds; its nodes are "
                  "reported as not verified")
@@ -153,7 +155,8 @@ Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& o,
   } else {
     script.verifier = fs::absolute(o.verifier).lexically_normal();
   }
-  if (!o.no_host_checks && !lock.expect.host.empty()) {
+  if (!o.no_host_checks &&
+      (!lock.expect.host.empty() || node::health::judges_health(lock.expect))) {
     ENVLOCK_TRY_ASSIGN(script.host_checker, this_executable());
   }
   const bool sqsh = o.image.rfind("docker://", 0) != 0;

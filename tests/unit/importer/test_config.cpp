@@ -108,6 +108,28 @@ TEST_SUITE("importer.config") {
                            "refuse, got 'ignore'"));
   }
 
+  TEST_CASE("require_signed is a boolean, and needs public_key") {
+    auto config = parse_config("locks: [/l]\ncache: /c\npublic_key: ci.pub\nrequire_signed: true\n",
+                               "/etc/envlock/importer.yaml");
+    REQUIRE_MESSAGE(config.has_value(), config.error().message);
+    CHECK(config->require_signed);
+    config = parse_config("locks: [/l]\ncache: /c\n", "/etc/envlock/importer.yaml");
+    REQUIRE(config.has_value());
+    CHECK(!config->require_signed);
+    CHECK(config_error_of("locks: [/l]\ncache: /c\nrequire_signed: true\n") ==
+          "/etc/envlock/importer.yaml:3:17: 'require_signed' needs 'public_key': the key the "
+          "images' provenance must be signed by\n"
+          "require_signed: true\n"
+          "                ^");
+    CHECK(config_error_of("locks: [/l]\ncache: /c\npublic_key: k\nrequire_signed: 'yes'\n")
+              .starts_with("/etc/envlock/importer.yaml:4:17: 'require_signed' must be true or "
+                           "false, got a string"));
+    config = parse_config("locks: [/l]\ncache: /c\nrequire_signed: false\n",
+                          "/etc/envlock/importer.yaml");
+    REQUIRE_MESSAGE(config.has_value(), config.error().message);
+    CHECK(!config->require_signed);
+  }
+
   TEST_CASE("under a Slurm job only the system file is read; outside one the variable chooses") {
     std::map<std::string, std::string> env;
     const EnvironmentLookup lookup = [&env](const std::string& name) -> std::optional<std::string> {

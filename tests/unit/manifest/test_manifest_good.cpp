@@ -85,6 +85,11 @@ TEST_CASE("manifest: every key, in flow and block style") {
       "os": ["Ubuntu 24.04", "Ubuntu 22.04"], "gpu.count": 8})"));
   CHECK(lock::resume_expect_to_json(m.expect.resume) ==
         nlohmann::json::parse(R"({"loss_rel": 0.001, "steps": 20})"));
+  REQUIRE(m.expect.health.has_value());
+  CHECK(lock::health_expect_to_json(*m.expect.health) ==
+        nlohmann::json::parse(R"({"pcie_gen": 5, "pcie_width": 16, "nvlink_links": 18,
+      "ib_ports": 8, "ib_rate_gbps": 400, "ib_link_layer": "InfiniBand",
+      "tolerated_xids": [13, 31], "fabric_manager": true})"));
   // links: typed by model, numbers as declared (600 stays an integer).
   REQUIRE(m.expect.links.size() == 2);
   const lock::LinkMinimums& b200 = m.expect.links.at("NVIDIA B200");

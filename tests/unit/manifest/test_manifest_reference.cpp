@@ -101,6 +101,7 @@ TEST_CASE("manifest: the JSON Schema agrees with the parser") {
                                         "bad_build_arg_name.yaml",
                                         "bad_unknown_source.yaml",
                                         "bad_host_type.yaml",
+                                        "bad_health_key.yaml",
                                         "bad_training_outside.yaml",
                                         "bad_training_data_suffix.yaml",
                                         "bad_training_unknown_key.yaml",

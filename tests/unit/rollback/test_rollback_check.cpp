@@ -4,7 +4,11 @@
 #include "formats/build_result.hpp"
 #include "formats/squashfs_result.hpp"
 #include "lock/lock.hpp"
+#include "provenance/dsse.hpp"
+#include "provenance/keys.hpp"
+#include "provenance/signing.hpp"
 #include "rollback/check.hpp"
+#include "util/json.hpp"
 #include "util/sha256.hpp"
 
 #include <doctest/doctest.h>
@@ -101,13 +105,125 @@ std::vector<std::string> rollback_ids(const rollback::Report& report) {
   return out;
 }
 
+// A provenance envelope signed by `key`: subject `digest`, lockFile `lock_sha256`.
+std::string rb_envelope(const provenance::Key& key, const std::string& digest,
+                        const std::string& lock_sha256) {
+  const nlohmann::json statement = {
+      {"_type", "https://in-toto.io/Statement/v1"},
+      {"subject", {{{"name", k_rb_image}, {"digest", {{"sha256", digest.substr(7)}}}}}},
+      {"predicateType", "https://slsa.dev/provenance/v1"},
+      {"predicate",
+       {{"buildDefinition",
+         {{"externalParameters", {{"lockFile", {{"digest", {{"sha256", lock_sha256}}}}}}}}}}}};
+  const auto envelope = provenance::sign_statement(util::canonical_json(statement), key, "test");
+  REQUIRE(envelope.has_value());
+  return util::canonical_json(provenance::to_json(*envelope));
+}
+
+const rollback::Check* rb_check(const rollback::Report& report, const std::string& id) {
+  for (const auto& check : report.checks) {
+    if (check.id == id) {
+      return &check;
+    }
+  }
+  return nullptr;
+}
+
 } // namespace
 
 TEST_SUITE("rollback") {
+  TEST_CASE("--pub: the previous image's signed provenance among its attestations") {
+    RollbackFixture f;
+    FakeRegistry registry;
+    const auto key = provenance::generate_key();
+    const auto other = provenance::generate_key();
+    REQUIRE((key.has_value() && other.has_value()));
+    const auto pem = provenance::public_key_pem(*key);
+    REQUIRE(pem.has_value());
+    test::write_text(f.dir.path() / "ci.pub", *pem);
+    rollback::Inputs inputs{f.lock_path, {}, {}, {}, {}, f.dir.path() / "ci.pub"};
+    const std::string lock_sha = lock::lock_sha256(f.previous);
+    const std::string art1 = "sha256:" + std::string(64, '1');
+    const std::string art2 = "sha256:" + std::string(64, '2');
+    std::vector<std::string> asked;
+    rollback::Attached held{"tag sha256-" + std::string(64, 'b'), {}};
+    const rollback::AttachedProbe attached =
+        [&](const oci::ImageRef& image) -> Result<rollback::Attached> {
+      asked.push_back(image.name() + "@" + image.digest);
+      return held;
+    };
+
+    auto report = rollback::check_rollback(inputs, registry.probe(), attached);
+    REQUIRE_MESSAGE(report.has_value(), report.error().message);
+    const rollback::Check* check = rb_check(*report, "image.provenance");
+    REQUIRE(check != nullptr);
+    CHECK(asked == std::vector<std::string>{k_rb_image + "@" + k_rb_image_digest});
+    CHECK(check->outcome == rollback::Outcome::fail);
+    CHECK(check->reason == "previous image " + k_rb_image + "@" + k_rb_image_digest +
+                               ": no provenance attached (looked in tag sha256-" +
+                               std::string(64, 'b') + "); attach it with envlock attest push");
+    CHECK(check->source == "build-result.json: image.digest");
+
+    held.files = {{art1, rb_envelope(*other, k_rb_image_digest, lock_sha)},
+                  {art2, rb_envelope(*key, k_rb_image_digest, std::string(64, '9'))}};
+    report = rollback::check_rollback(inputs, registry.probe(), attached);
+    REQUIRE(report.has_value());
+    check = rb_check(*report, "image.provenance");
+    REQUIRE(check != nullptr);
+    CHECK(check->outcome == rollback::Outcome::fail);
+    CHECK(check->reason == "previous image " + k_rb_image + "@" + k_rb_image_digest +
+                               ": no attached provenance holds: attestation " + art1 +
+                               ": signed by key " + other->key_id() + ", not by " +
+                               (f.dir.path() / "ci.pub").string() + " (key " + key->key_id() +
+                               "); attestation " + art2 + ": describes the lock " +
+                               std::string(64, '9') + ", not old.lock.json (" + lock_sha + ")");
+    CHECK(rollback::exit_code_of(*report) == ExitCode::failed);
+
+    held.files.push_back({art1, rb_envelope(*key, k_rb_image_digest, lock_sha)});
+    report = rollback::check_rollback(inputs, registry.probe(), attached);
+    REQUIRE(report.has_value());
+    check = rb_check(*report, "image.provenance");
+    REQUIRE(check != nullptr);
+    CHECK(check->outcome == rollback::Outcome::pass);
+    CHECK(check->found == "signed provenance " + art1 + " (key " + key->key_id() +
+                              ") of old.lock.json, from tag sha256-" + std::string(64, 'b'));
+    CHECK(rollback::exit_code_of(*report) == ExitCode::ok);
+
+    const rollback::AttachedProbe down = [](const oci::ImageRef&) -> Result<rollback::Attached> {
+      return env_error("GET http://registry.example.invalid/v2/: HTTP 503 (1 attempt)");
+    };
+    report = rollback::check_rollback(inputs, registry.probe(), down);
+    REQUIRE(report.has_value());
+    check = rb_check(*report, "image.provenance");
+    REQUIRE(check != nullptr);
+    CHECK(check->outcome == rollback::Outcome::error);
+    CHECK(check->reason == "previous image " + k_rb_image + "@" + k_rb_image_digest +
+                               ": its attestations cannot be listed: GET "
+                               "http://registry.example.invalid/v2/: HTTP 503 (1 attempt)");
+
+    // Without --pub the attestations are not looked at.
+    asked.clear();
+    report =
+        rollback::check_rollback({f.lock_path, {}, {}, {}, {}, {}}, registry.probe(), attached);
+    REQUIRE(report.has_value());
+    CHECK(rb_check(*report, "image.provenance") == nullptr);
+    CHECK(asked.empty());
+
+    // A build that was never pushed: not looked for, and said so.
+    f.write_build(false, lock_sha);
+    report = rollback::check_rollback(inputs, registry.probe(), attached);
+    REQUIRE(report.has_value());
+    check = rb_check(*report, "image.provenance");
+    REQUIRE(check != nullptr);
+    CHECK(check->reason == "previous image's provenance: not looked for: no pushed image of "
+                           "old.lock.json on record (see the image check)");
+  }
+
   TEST_CASE("everything there: each piece asked once, by digest, and named by its record") {
     RollbackFixture f;
     FakeRegistry registry;
-    const auto report = rollback::check_rollback({f.lock_path, {}, {}, {}, {}}, registry.probe());
+    const auto report =
+        rollback::check_rollback({f.lock_path, {}, {}, {}, {}, {}}, registry.probe());
     REQUIRE_MESSAGE(report.has_value(), report.error().message);
     const lock::ImagePin& base = f.previous.base_image;
     std::vector<std::string> expected_ids = {"base_image pass"};
@@ -146,7 +262,8 @@ TEST_SUITE("rollback") {
     registry.gone.insert(k_rb_image + "@" + k_rb_image_digest);
     const auto node = f.dir.path() / "node";
     test::write_text(node / "train.sqsh", "other bytes of the same length as the image..");
-    const auto report = rollback::check_rollback({f.lock_path, {}, {}, node, {}}, registry.probe());
+    const auto report =
+        rollback::check_rollback({f.lock_path, {}, {}, node, {}, {}}, registry.probe());
     REQUIRE_MESSAGE(report.has_value(), report.error().message);
     const rollback::Check& image = report->checks[report->checks.size() - 2];
     CHECK(image.id == "image");
@@ -169,7 +286,8 @@ TEST_SUITE("rollback") {
     FakeRegistry registry;
     const lock::ImagePin& base = f.previous.base_image;
     registry.down.insert(base.name + "@" + base.digest);
-    const auto report = rollback::check_rollback({f.lock_path, {}, {}, {}, {}}, registry.probe());
+    const auto report =
+        rollback::check_rollback({f.lock_path, {}, {}, {}, {}, {}}, registry.probe());
     REQUIRE(report.has_value());
     CHECK(report->checks[0].outcome == rollback::Outcome::error);
     CHECK(report->checks[0].reason == "previous base image " + base.name + "@" + base.digest +
@@ -186,7 +304,7 @@ TEST_SUITE("rollback") {
     RollbackFixture f;
     FakeRegistry registry;
     f.write_build(false, lock::lock_sha256(f.previous));
-    auto report = rollback::check_rollback({f.lock_path, {}, {}, {}, {}}, registry.probe());
+    auto report = rollback::check_rollback({f.lock_path, {}, {}, {}, {}, {}}, registry.probe());
     REQUIRE(report.has_value());
     const auto image_check = [](const rollback::Report& r) {
       for (const auto& check : r.checks) {
@@ -202,7 +320,7 @@ TEST_SUITE("rollback") {
               "give it back");
     f.write_build(true, std::string(64, 'f'));
     registry.asked.clear();
-    report = rollback::check_rollback({f.lock_path, {}, {}, {}, {}}, registry.probe());
+    report = rollback::check_rollback({f.lock_path, {}, {}, {}, {}, {}}, registry.probe());
     REQUIRE(report.has_value());
     CHECK(image_check(*report).reason ==
           "previous image " + k_rb_image + "@" + k_rb_image_digest +
@@ -218,13 +336,13 @@ TEST_SUITE("rollback") {
   TEST_CASE("bad input is refused: exit 2") {
     RollbackFixture f;
     FakeRegistry registry;
-    auto report = rollback::check_rollback({f.lock_path, {}, f.dir.path() / "gone.json", {}, {}},
-                                           registry.probe());
+    auto report = rollback::check_rollback(
+        {f.lock_path, {}, f.dir.path() / "gone.json", {}, {}, {}}, registry.probe());
     REQUIRE_FALSE(report.has_value());
     CHECK(report.error().code == ExitCode::usage);
     CHECK(report.error().message ==
           "--previous-squashfs-result " + (f.dir.path() / "gone.json").string() + ": no such file");
-    report = rollback::check_rollback({f.lock_path, {}, {}, f.lock_path, {}}, registry.probe());
+    report = rollback::check_rollback({f.lock_path, {}, {}, f.lock_path, {}, {}}, registry.probe());
     REQUIRE_FALSE(report.has_value());
     CHECK(report.error().message == "--sqsh-dir " + f.lock_path.string() + ": not a folder");
     CHECK(registry.asked.empty());

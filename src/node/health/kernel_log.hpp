@@ -1,0 +1,42 @@
+// The kernel log since boot and the XID errors the NVIDIA driver wrote to it. Read from
+// /dev/kmsg (records "PRIORITY,SEQUENCE,MICROSECONDS,FLAGS;MESSAGE", continuation lines start
+// with a space), readable by root; else from `dmesg` ("[SECONDS.MICROS] MESSAGE"). The driver
+// writes "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace envlock::node::health {
+
+enum class KernelLogFormat { kmsg, dmesg };
+
+struct KernelLog {
+  std::string text;
+  KernelLogFormat format = KernelLogFormat::kmsg;
+  std::string source;  // "/dev/kmsg" or "dmesg"
+  std::string missing; // why neither could be read ("" when one was)
+  // Neither could be read for want of privilege (EPERM/EACCES on /dev/kmsg, dmesg "Operation not
+  // permitted"): the reader is not root, which says nothing of the node.
+  bool denied = false;
+};
+
+enum class RunDmesg { yes, no };
+
+// `root`/dev/kmsg (read to its end without waiting), else `dmesg` when `dmesg` is yes. Never
+// fails: `missing` joins both reasons ("/dev/kmsg: Permission denied; dmesg: exit status 1").
+KernelLog read_kernel_log(const std::filesystem::path& root, RunDmesg dmesg);
+
+struct XidEvent {
+  long xid = 0;
+  std::string pci;               // "0000:3b:00" (domain:bus:device), lower case
+  std::optional<double> seconds; // since boot
+  std::string message;           // the rest of the line after the number, at most 160 bytes
+};
+
+// The XID lines of a kernel log, in its order.
+std::vector<XidEvent> parse_xids(const KernelLog& log);
+
+} // namespace envlock::node::health

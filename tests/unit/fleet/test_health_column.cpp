@@ -1,0 +1,74 @@
+// The nodes' health checks (`envlock node --check`'s health.* checks) in the fleet report: the
+// health column, the failures' drain lines, the drain list's reason, and the JSON round trip.
+#include "fleet/drain.hpp"
+#include "fleet/fleet_report.hpp"
+#include "synthetic.hpp"
+
+#include <doctest/doctest.h>
+
+using nlohmann::json;
+
+namespace {
+
+json health_check(const std::string& id, const std::string& outcome, const std::string& reason,
+                  const std::string& drain) {
+  json check = {
+      {"id", id},    {"title", id},      {"outcome", outcome},       {"expected", ""},
+      {"found", ""}, {"reason", reason}, {"figures", json::array()}, {"details", json::object()}};
+  if (!drain.empty()) {
+    check["details"]["drain"] = drain;
+  }
+  return check;
+}
+
+envlock::fleet::NodeInput node_with_health(const std::string& name, const json& checks) {
+  auto node = envlock::test::synthetic_node(name, {{"torch.version", "pass", "", "", "", {}}}, 0);
+  node.host = {{"checks", checks}};
+  return node;
+}
+
+} // namespace
+
+TEST_SUITE("fleet.health") {
+  TEST_CASE("the health column folds each node's health checks; a failure drains with its line") {
+    const std::string drain = "health.gpu.row_remap_pending GPU 3: drain, reset the GPU";
+    auto plain =
+        envlock::test::synthetic_node("node4", {{"torch.version", "pass", "", "", "", {}}}, 0);
+    const auto report = envlock::fleet::aggregate(
+        {node_with_health("node1",
+                          json::array({health_check("health.gpu.xid", "pass", "", ""),
+                                       health_check("health.ib.rate", "skip", "no port", "")})),
+         node_with_health("node2",
+                          json::array({health_check("health.gpu.persistence_off", "pass",
+                                                    "warning: GPU 0: persistence mode is disabled; "
+                                                    "enable persistence mode",
+                                                    "")})),
+         node_with_health("node3",
+                          json::array({health_check("host.os", "pass", "", ""),
+                                       health_check("health.gpu.row_remap_pending", "fail",
+                                                    "GPU 3: a row remap is pending", drain)})),
+         plain},
+        {});
+    CHECK(report.health == std::map<std::string, std::string>{
+                               {"node1", "pass"}, {"node2", "warn"}, {"node3", "fail"}});
+    REQUIRE(report.failures.size() == 1);
+    CHECK(report.failures[0].drain == drain);
+    const auto verdicts = envlock::fleet::verdicts_from_report(report);
+    CHECK(verdicts[2].reason == "envlock: " + drain);
+    CHECK(envlock::fleet::fleet_report_to_table(report).find("FAIL  node3  " + drain) !=
+          std::string::npos);
+    const std::string markdown = envlock::fleet::fleet_report_to_markdown(report);
+    CHECK(markdown.find("| node3 | fail | skip | **FAIL** |") != std::string::npos);
+    CHECK(markdown.find("| node4 | pass | skip | - |") != std::string::npos);
+
+    const json written = envlock::fleet::fleet_report_to_json(report);
+    CHECK(written["nodes"][1]["health"] == "warn");
+    CHECK(written["nodes"][3]["health"] == nullptr);
+    CHECK(written["failures"][0]["drain"] == drain);
+    const auto back = envlock::fleet::fleet_report_from_json(written);
+    REQUIRE(back.has_value());
+    CHECK(back->health == report.health);
+    CHECK(back->failures[0].drain == drain);
+    CHECK(envlock::fleet::fleet_report_to_json(*back) == written);
+  }
+}
