@@ -39,7 +39,11 @@ formats::FleetReport sample_fleet_report() {
   r.matrix = {{"node1", {{"gpu.count", "pass"}, {"torch.version", "pass"}}},
               {"node2", {{"gpu.count", "pass"}, {"torch.version", "fail"}}}};
   r.chain = {{"node1", "pass"}, {"node2", "skip"}};
-  r.failures = {{"node2", "torch.version", "2.13.0", "2.12.0", "torch 2.12.0 is not 2.13.0"}};
+  r.failures = {{"node2", "torch.version", "2.13.0", "2.12.0", "torch 2.12.0 is not 2.13.0", ""},
+                {"node2", "health.gpu.row_remap_pending", "no row remap pending",
+                 "pending on GPU 3", "GPU 3: a row remap is pending; drain, reset the GPU",
+                 "health.gpu.row_remap_pending GPU 3: drain, reset the GPU"}};
+  r.health = {{"node1", "pass"}, {"node2", "fail"}};
   r.outliers = {
       {"node2", "gpu.0.bandwidth", "copy_bandwidth", "TB/s", 3.1, 4.0, "reference node1"}};
   r.missing = {{"node3", "no report; job 12 COMPLETED"}};
