@@ -47,9 +47,8 @@ private:
 TEST_SUITE_BEGIN("util");
 
 TEST_CASE("util::interrupt: a signal ignored by whoever started envlock stays ignored") {
-  struct sigaction saved {};
-  REQUIRE(::sigaction(SIGHUP, nullptr, &saved) == 0);
-  (void)::signal(SIGHUP, SIG_IGN); // as nohup leaves it
+  const InterruptHandlersForTest handlers; // puts every action back at the end
+  (void)::signal(SIGHUP, SIG_IGN);         // as nohup leaves it
   envlock::util::install_interrupt_handlers();
   envlock::util::set_interrupt_for_testing(0);
   struct sigaction now {};
@@ -58,7 +57,6 @@ TEST_CASE("util::interrupt: a signal ignored by whoever started envlock stays ig
   REQUIRE(::raise(SIGHUP) == 0);
   CHECK(envlock::util::interrupt_signal() == 0);
   CHECK(envlock::util::interruption_check());
-  (void)::sigaction(SIGHUP, &saved, nullptr);
 }
 
 TEST_CASE("util::interrupt: a signal is recorded, not fatal, and fails the work that checks") {
