@@ -151,8 +151,8 @@ json collect_host_facts(const HostSources& sources) {
   add_programs(facts, sources.run_programs);
   add_pyxis(facts, sources.root);
   health::HostHealth host_health;
+  health::HealthSources health_sources;
   if (with_health) {
-    health::HealthSources health_sources;
     health_sources.root = sources.root;
     health_sources.dmesg = sources.run_programs ? health::RunDmesg::yes : health::RunDmesg::no;
     health_sources.dcgm = sources.run_programs && sources.dcgm == DcgmDiag::run
@@ -165,6 +165,9 @@ json collect_host_facts(const HostSources& sources) {
   add_gpu_summary(facts, gpus);
   nlohmann::json out = {{"schema", k_facts_schema}, {"facts", facts}, {"gpus", gpus.gpus}};
   if (with_health) {
+    // DCGM's diagnostic runs after NVML is read, never beside it: what it does on the GPUs must
+    // not show in the readings (a process holding a GPU, clocks).
+    host_health.host["dcgm"] = health::run_dcgm_diag(health_sources.dcgm);
     out["health"] = health::collect_health(sources.root, std::move(host_health), gpus);
   }
   return out;

@@ -66,7 +66,6 @@ HostHealth read_host_health(const HealthSources& sources) {
   out.host["nvlsm"] = std::move(services["nvlsm"]);
   out.host["ib.ports"] = read_ib_ports(sources.root);
   out.host["nvidia_peermem"] = read_peermem(sources.root);
-  out.host["dcgm"] = run_dcgm_diag(sources.dcgm);
   return out;
 }
 

@@ -23,7 +23,8 @@ struct HealthSources {
 PerGpuReader gpu_health_reader(const std::filesystem::path& root);
 
 // What the health facts read of the host without the GPU list, so that it is read while the
-// GPUs are: the kernel log (its XIDs are mapped to GPUs later), and every host fact but "xids".
+// GPUs are: the kernel log (its XIDs are mapped to GPUs later), and every host fact but "xids"
+// and "dcgm" (DCGM's diagnostic runs after NVML is read, run_dcgm_diag, never beside it).
 struct HostHealth {
   KernelLog log;
   nlohmann::json host = nlohmann::json::object();
