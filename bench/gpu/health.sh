@@ -19,7 +19,7 @@ ln -sf "$envlock" "$out/bin/envlock"
 ln -sf "$verify" "$out/bin/envlock-verify"
 node=$(hostname -s)
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-timed() { local s; s=$(now); "$@" >/dev/null 2>&1; awk "BEGIN{printf \"%.3f\", $(now) - $s}"; }
+timed() { local s; s=$(now); "$@" >/dev/null 2>&1; awk "BEGIN{printf \"%.3f\\n\", $(now) - $s}"; }
 
 # ---- the locks: this machine's GPUs and host facts, and expect.host.health three ways
 python3 "$here/make_machine_lock.py" "$repo/tests/data/verify/lock.json" "$gpus" >"$out/machine-lock.json"

@@ -7,6 +7,7 @@
 #include "node/slurm_plugins.hpp"
 
 #include <cstdlib>
+#include <future>
 #include <set>
 #include <sys/utsname.h>
 
@@ -137,27 +138,37 @@ const std::vector<std::string>& fact_keys() {
 }
 
 json collect_host_facts(const HostSources& sources) {
+  const bool with_health = sources.health == HealthFacts::read;
+  // The GPUs (NVML, ~70 ms a GPU with health) are read while the facts that do not need them are.
+  auto gpu_read = std::async(std::launch::async, [&sources, with_health]() {
+    return read_gpus(sources.nvml, sources.run_programs,
+                     with_health ? health::gpu_health_reader(sources.root) : PerGpuReader());
+  });
   json facts = json::object();
   add_dmi(facts, sources.root);
   add_os_release(facts, sources.root);
   add_kernel(facts, sources.root);
-  const bool with_health = sources.health == HealthFacts::read;
-  const GpuInventory gpus =
-      read_gpus(sources.nvml, sources.run_programs,
-                with_health ? health::gpu_health_reader(sources.root) : PerGpuReader());
-  add_driver(facts, sources.root, gpus);
-  add_gpu_summary(facts, gpus);
   add_programs(facts, sources.run_programs);
   add_pyxis(facts, sources.root);
-  nlohmann::json out = {{"schema", k_facts_schema}, {"facts", facts}, {"gpus", gpus.gpus}};
+  health::HostHealth host_health;
+  health::HealthSources health_sources;
   if (with_health) {
-    health::HealthSources health_sources;
     health_sources.root = sources.root;
     health_sources.dmesg = sources.run_programs ? health::RunDmesg::yes : health::RunDmesg::no;
     health_sources.dcgm = sources.run_programs && sources.dcgm == DcgmDiag::run
                               ? health::RunDcgm::yes
                               : health::RunDcgm::no;
-    out["health"] = health::collect_health(health_sources, gpus);
+    host_health = health::read_host_health(health_sources);
+  }
+  const GpuInventory gpus = gpu_read.get();
+  add_driver(facts, sources.root, gpus);
+  add_gpu_summary(facts, gpus);
+  nlohmann::json out = {{"schema", k_facts_schema}, {"facts", facts}, {"gpus", gpus.gpus}};
+  if (with_health) {
+    // DCGM's diagnostic runs after NVML is read, never beside it: what it does on the GPUs must
+    // not show in the readings (a process holding a GPU, clocks).
+    host_health.host["dcgm"] = health::run_dcgm_diag(health_sources.dcgm);
+    out["health"] = health::collect_health(sources.root, std::move(host_health), gpus);
   }
   return out;
 }

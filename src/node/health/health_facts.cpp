@@ -58,7 +58,19 @@ PerGpuReader gpu_health_reader(const std::filesystem::path& root) {
   };
 }
 
-json collect_health(const HealthSources& sources, const GpuInventory& inventory) {
+HostHealth read_host_health(const HealthSources& sources) {
+  HostHealth out;
+  out.log = read_kernel_log(sources.root, sources.dmesg);
+  auto services = process_states(sources.root, {"nv-fabricmanager", "nvlsm"});
+  out.host["fabric_manager"] = std::move(services["nv-fabricmanager"]);
+  out.host["nvlsm"] = std::move(services["nvlsm"]);
+  out.host["ib.ports"] = read_ib_ports(sources.root);
+  out.host["nvidia_peermem"] = read_peermem(sources.root);
+  return out;
+}
+
+json collect_health(const std::filesystem::path& root, HostHealth host_health,
+                    const GpuInventory& inventory) {
   json out = json::object();
   out["nvml"] =
       inventory.nvml_missing.empty() && !inventory.source.empty() &&
@@ -70,19 +82,12 @@ json collect_health(const HealthSources& sources, const GpuInventory& inventory)
   for (const auto& gpu : inventory.per_gpu) {
     json g = gpu;
     if (!g.contains("missing")) {
-      add_pcie_sysfs(g, sources.root);
+      add_pcie_sysfs(g, root);
     }
     gpus.push_back(std::move(g));
   }
-  json host = json::object();
-  const KernelLog log = read_kernel_log(sources.root, sources.dmesg);
-  host["xids"] = xid_facts(log, gpus);
-  auto services = process_states(sources.root, {"nv-fabricmanager", "nvlsm"});
-  host["fabric_manager"] = std::move(services["nv-fabricmanager"]);
-  host["nvlsm"] = std::move(services["nvlsm"]);
-  host["ib.ports"] = read_ib_ports(sources.root);
-  host["nvidia_peermem"] = read_peermem(sources.root);
-  host["dcgm"] = run_dcgm_diag(sources.dcgm);
+  json host = std::move(host_health.host);
+  host["xids"] = xid_facts(host_health.log, gpus);
   out["gpus"] = std::move(gpus);
   out["host"] = std::move(host);
   return out;

@@ -5,21 +5,32 @@
 // ENVLOCK_NVML_SCENARIO names a JSON file:
 //   {"driver": "580.159.04", "init": 0,
 //    "fail_from": {"call": "nvmlDeviceGetRemappedRows", "rc": 999},   (optional)
+//    "together": {"call": "nvmlDeviceValidateInforom", "gpus": 8, "timeout_ms": 10000}, (optional)
+//    "delay_ms": {"nvmlDeviceValidateInforom": 70},                    (optional)
 //    "gpus": [{"nvmlDeviceGetName": "NVIDIA H200", "nvmlDeviceGetEccMode": [1, 1], ...}]}
 // Each GPU maps an NVML function to its answer: a value (see answer_* below for the shapes), or
 // {"rc": N} for an error. A function a GPU does not list answers 999 (Unknown Error), so a
-// scenario says everything it means. From the first call of `fail_from.call` on, every device
-// call answers `fail_from.rc`: NVML failing mid-way.
+// scenario says everything it means. From a GPU's first call of `fail_from.call` on, every call
+// of that GPU answers `fail_from.rc`: NVML failing mid-way, each GPU in its own call order (as a
+// GPU falling off the bus). `together.call` waits until `together.gpus` GPUs are inside it at
+// once (proof that they are read side by side); one that waits past `together.timeout_ms`
+// answers 10 (Timeout). `delay_ms` makes a call take that long (nvmlDeviceValidateInforom takes
+// ~70 ms on an H100). Safe to call from several threads, as NVML is.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -28,10 +39,21 @@ using nlohmann::json;
 constexpr int k_unknown = 999;
 constexpr int k_invalid_argument = 2;
 constexpr int k_insufficient_size = 7;
+constexpr int k_timeout = 10;
 
+// Written by nvmlInit_v2 only; the device calls read it through scenario().
 json g_scenario;
-bool g_failing = false;
+// The state the device calls change, guarded by g_mutex.
+std::mutex g_mutex;
+std::condition_variable g_together_changed;
+std::set<std::size_t> g_failing;                  // the GPUs past their `fail_from.call`
 std::map<std::size_t, std::size_t> g_clock_reads; // per GPU
+std::size_t g_together_inside = 0;                // GPUs inside `together.call` now
+bool g_together_met = false;                      // `together.gpus` were inside at once
+
+const json& scenario() {
+  return g_scenario;
+}
 
 struct PciInfo {
   char bus_id_legacy[16];
@@ -70,27 +92,66 @@ std::size_t index_of(Device d) {
   return reinterpret_cast<std::uintptr_t>(d) - 1; // NOLINT
 }
 
+// Whether GPU `gpu` fails `call` (and every call after it): `fail_from`.
+bool failing(std::size_t gpu, const char* call, int& rc) {
+  const json& s = scenario();
+  if (!s.contains("fail_from")) {
+    return false;
+  }
+  const json& from = s.at("fail_from");
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_failing.count(gpu) == 0 && from.value("call", "") != call) {
+    return false;
+  }
+  g_failing.insert(gpu);
+  rc = from.value("rc", k_unknown);
+  return true;
+}
+
+// Waits inside `together.call` until `together.gpus` GPUs are in it at once; false after
+// `together.timeout_ms`.
+bool meet(const char* call) {
+  const json& s = scenario();
+  if (!s.contains("together") || s.at("together").value("call", "") != call) {
+    return true;
+  }
+  const json& together = s.at("together");
+  const auto wanted = together.value("gpus", std::size_t{1});
+  const auto timeout = std::chrono::milliseconds(together.value("timeout_ms", 10000));
+  std::unique_lock<std::mutex> lock(g_mutex);
+  ++g_together_inside;
+  if (g_together_inside >= wanted) {
+    g_together_met = true;
+    g_together_changed.notify_all();
+  }
+  const bool met = g_together_changed.wait_for(lock, timeout, [] { return g_together_met; });
+  --g_together_inside;
+  return met;
+}
+
 // The answer of GPU `d` to `call`, or an error code in `rc`.
 const json* answer(Device d, const char* call, int& rc) {
   rc = 0;
-  if (g_failing) {
-    rc = g_scenario["fail_from"].value("rc", k_unknown);
-    return nullptr;
-  }
-  if (g_scenario.contains("fail_from") && g_scenario["fail_from"].value("call", "") == call) {
-    g_failing = true;
-    rc = g_scenario["fail_from"].value("rc", k_unknown);
-    return nullptr;
-  }
-  const json& gpus = g_scenario["gpus"];
+  const json& s = scenario();
   const std::size_t i = index_of(d);
-  if (i >= gpus.size() || !gpus[i].contains(call)) {
+  if (failing(i, call, rc)) {
+    return nullptr;
+  }
+  if (s.contains("delay_ms") && s.at("delay_ms").contains(call)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(s.at("delay_ms").at(call).get<int>()));
+  }
+  if (!meet(call)) {
+    rc = k_timeout;
+    return nullptr;
+  }
+  const json& gpus = s.at("gpus");
+  if (i >= gpus.size() || !gpus.at(i).contains(call)) {
     rc = k_unknown;
     return nullptr;
   }
-  const json& a = gpus[i][call];
+  const json& a = gpus.at(i).at(call);
   if (a.is_object() && a.contains("rc") && a.size() == 1) {
-    rc = a["rc"].get<int>();
+    rc = a.at("rc").get<int>();
     return rc == 0 ? &a : nullptr;
   }
   return &a;
@@ -99,7 +160,7 @@ const json* answer(Device d, const char* call, int& rc) {
 // An element of an answer that may itself be {"rc": N}.
 int element(const json& a, int& rc) {
   if (a.is_object() && a.contains("rc")) {
-    rc = a["rc"].get<int>();
+    rc = a.at("rc").get<int>();
     return 0;
   }
   return a.get<int>();
@@ -153,8 +214,11 @@ int nvmlInit_v2() {
     std::fprintf(stderr, "nvml stand-in: the scenario is not JSON\n");
     return k_unknown;
   }
-  g_failing = false;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  g_failing.clear();
   g_clock_reads.clear();
+  g_together_inside = 0;
+  g_together_met = false;
   return g_scenario.value("init", 0);
 }
 
@@ -176,6 +240,8 @@ const char* nvmlErrorString(int rc) {
     return "Insufficient Permissions";
   case 9:
     return "Driver Not Loaded";
+  case k_timeout:
+    return "Timeout";
   case 14:
     return "Corrupted infoROM";
   case 15:
@@ -186,19 +252,19 @@ const char* nvmlErrorString(int rc) {
 }
 
 int nvmlSystemGetDriverVersion(char* out, unsigned size) {
-  std::snprintf(out, size, "%s", g_scenario.value("driver", "").c_str());
+  std::snprintf(out, size, "%s", scenario().value("driver", "").c_str());
   return 0;
 }
 
 int nvmlDeviceGetCount_v2(unsigned* count) {
-  *count = static_cast<unsigned>(g_scenario["gpus"].size());
+  *count = static_cast<unsigned>(scenario().at("gpus").size());
   return 0;
 }
 
 int nvmlDeviceGetHandleByIndex_v2(unsigned index, Device* device) {
-  const json& gpu = g_scenario["gpus"].at(index);
+  const json& gpu = scenario().at("gpus").at(index);
   if (gpu.contains("handle_rc")) {
-    return gpu["handle_rc"].get<int>();
+    return gpu.at("handle_rc").get<int>();
   }
   *device = reinterpret_cast<Device>(static_cast<std::uintptr_t>(index) + 1); // NOLINT
   return 0;
@@ -250,7 +316,7 @@ int nvmlDeviceGetTotalEccErrors(Device d, int type, int counter, unsigned long l
                           (counter == 0 ? "volatile" : "aggregate");
   const json& e = a->at(key);
   if (e.is_object()) {
-    return e["rc"].get<int>();
+    return e.at("rc").get<int>();
   }
   *count = e.get<unsigned long long>();
   return 0;
@@ -293,7 +359,12 @@ int nvmlDeviceGetCurrentClocksEventReasons(Device d, unsigned long long* reasons
     return rc;
   }
   // A list: successive readings (the last repeats).
-  const json& v = a->is_array() ? (*a)[std::min(g_clock_reads[index_of(d)]++, a->size() - 1)] : *a;
+  std::size_t reading = 0;
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    reading = g_clock_reads[index_of(d)]++;
+  }
+  const json& v = a->is_array() ? a->at(std::min(reading, a->size() - 1)) : *a;
   *reasons = v.get<unsigned long long>();
   return 0;
 }

@@ -1,5 +1,5 @@
-// A node for the health tests: a scenario for the NVML stand-in (tests/standin/nvml/) and a copy of a
-// host tree (/sys, /proc, /dev/kmsg), both from tests/data/node/health/NAME/, which a test
+// A node for the health tests: a scenario for the NVML stand-in (tests/standin/nvml/) and a copy of
+// a host tree (/sys, /proc, /dev/kmsg), both from tests/data/node/health/NAME/, which a test
 // changes before reading the facts.
 #pragma once
 

@@ -86,6 +86,42 @@ TEST_SUITE("node.health") {
     CHECK(check_of(checks, "health.fabric.state").outcome == verify::Outcome::skip);
   }
 
+  TEST_CASE("the GPUs are read side by side, each answer at its own index") {
+    // The stand-in holds nvmlDeviceValidateInforom until all eight GPUs are inside it at once:
+    // read one after the other, the first would wait out the timeout and answer Timeout.
+    HealthNode node("hgx");
+    node.scenario["together"] = {
+        {"call", "nvmlDeviceValidateInforom"}, {"gpus", 8}, {"timeout_ms", 5000}};
+    for (std::size_t i = 0; i < 8; ++i) {
+      node.scenario["gpus"][i]["nvmlDeviceGetUUID"] = "GPU-side-by-side-" + std::to_string(i);
+    }
+    const json facts = node.facts();
+    REQUIRE(facts["health"]["gpus"].size() == 8);
+    const json valid = {{"value", "valid"}, {"source", "nvmlDeviceValidateInforom"}};
+    for (std::size_t i = 0; i < 8; ++i) {
+      const json& g = facts["health"]["gpus"][i];
+      CHECK(g["index"] == i);
+      CHECK_MESSAGE(g["inforom"] == valid, i);
+      CHECK(facts["gpus"][i]["index"] == i);
+      CHECK(facts["gpus"][i]["uuid"] == "GPU-side-by-side-" + std::to_string(i));
+    }
+  }
+
+  TEST_CASE("a GPU the stand-in holds past its timeout answers Timeout, never valid") {
+    // The counterpart of the test above: nine GPUs never meet on an eight-GPU node.
+    HealthNode node("hgx");
+    node.scenario["together"] = {
+        {"call", "nvmlDeviceValidateInforom"}, {"gpus", 9}, {"timeout_ms", 50}};
+    const json facts = node.facts();
+    REQUIRE(facts["health"]["gpus"].size() == 8);
+    const json timed_out = {{"value", nullptr},
+                            {"source", "nvmlDeviceValidateInforom"},
+                            {"missing", "nvmlDeviceValidateInforom: NVML error 10 (Timeout)"}};
+    for (const auto& g : facts["health"]["gpus"]) {
+      CHECK(g["inforom"] == timed_out);
+    }
+  }
+
   TEST_CASE("XID lines of /dev/kmsg and of dmesg") {
     node::health::KernelLog kmsg;
     kmsg.text = "6,1,0,-;Linux version 6.8.0\n"

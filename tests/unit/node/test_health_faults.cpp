@@ -239,29 +239,40 @@ TEST_SUITE("node.health") {
   }
 
   TEST_CASE("an NVML that fails mid-way leaves values missing, never passing") {
+    // Each GPU fails from its own nvmlDeviceGetRemappedRows on (the GPUs are read side by side,
+    // each in its own call order): what came before is read on every GPU, nothing after.
     HealthNode node("hgx");
     node.scenario["fail_from"] = {{"call", "nvmlDeviceGetRemappedRows"}, {"rc", 999}};
     const json facts = node.facts();
-    const json& g0 = facts["health"]["gpus"][0];
-    CHECK(g0["ecc.mode.current"]["value"] == "enabled"); // read before NVML failed
-    CHECK(g0["remapped_rows.pending"] ==
-          json{{"value", nullptr},
-               {"source", "nvmlDeviceGetRemappedRows"},
-               {"missing", "nvmlDeviceGetRemappedRows: NVML error 999 (Unknown Error)"}});
+    const json missing_rows = {
+        {"value", nullptr},
+        {"source", "nvmlDeviceGetRemappedRows"},
+        {"missing", "nvmlDeviceGetRemappedRows: NVML error 999 (Unknown Error)"}};
+    std::string reason;
+    for (std::size_t i = 0; i < 8; ++i) {
+      const json& g = facts["health"]["gpus"][i];
+      CHECK(facts["gpus"][i]["health"] == "ok");          // the GPU list: read before NVML failed
+      CHECK(g["ecc.mode.current"]["value"] == "enabled"); // read before NVML failed
+      CHECK(g["remapped_rows.pending"] == missing_rows);
+      reason += (i == 0 ? "" : "; ") + std::string("GPU ") + std::to_string(i) +
+                ": cannot be read: nvmlDeviceGetRemappedRows: NVML error 999 (Unknown Error); "
+                "drain";
+    }
     const auto checks = node::health::check_health(facts, HealthNode::gpu_node());
     const auto& pending = check_of(checks, "health.gpu.row_remap_pending");
     CHECK(pending.outcome == verify::Outcome::fail);
     CHECK(pending.details["drain"] == "health.gpu.row_remap_pending GPU 0: drain");
-    CHECK(pending.reason.rfind("GPU 0: cannot be read: nvmlDeviceGetRemappedRows: NVML error 999 "
-                               "(Unknown Error); drain; GPU 1: cannot be read: ",
-                               0) == 0);
-    for (const char* id : {"health.gpu.row_remap_failure", "health.gpu.hw_slowdown",
-                           "health.gpu.temperature", "health.pcie.width", "health.nvlink.down",
-                           "health.fabric.state", "health.gpu.mig", "health.gpu.inforom"}) {
-      CHECK_MESSAGE(check_of(checks, id).outcome == verify::Outcome::fail, id);
+    CHECK(pending.reason == reason);
+    for (const char* id :
+         {"health.gpu.row_remap_failure", "health.gpu.hw_slowdown", "health.gpu.temperature",
+          "health.nvlink.down", "health.fabric.state", "health.gpu.mig", "health.gpu.inforom"}) {
+      CHECK_MESSAGE(check_of(checks, id).outcome == verify::Outcome::fail, std::string(id));
     }
-    // ECC was read on GPU 0 before the failure; it passes there and fails on the others.
-    CHECK(check_of(checks, "health.gpu.ecc_disabled").found == "enabled (GPU 0)");
+    // ECC was read on every GPU before the failure; the PCIe width comes from sysfs, found
+    // through the bus id NVML gave before it failed.
+    CHECK(check_of(checks, "health.gpu.ecc_disabled").found == "enabled (GPUs 0-7)");
+    CHECK(check_of(checks, "health.gpu.ecc_disabled").outcome == verify::Outcome::pass);
+    CHECK(check_of(checks, "health.pcie.width").found == "x16 of x16 (GPUs 0-7)");
   }
 
   TEST_CASE("a GPU that has fallen off the bus: reboot") {

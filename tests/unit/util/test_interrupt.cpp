@@ -14,11 +14,14 @@
 namespace {
 
 // Installs envlock's handlers for one test and puts back the actions that were there before.
+// Each signal starts from its default action, so the test does not depend on how it was started
+// (under nohup, SIGHUP comes ignored, and envlock leaves an ignored signal ignored).
 class InterruptHandlersForTest {
 public:
   InterruptHandlersForTest() {
     for (std::size_t i = 0; i < k_caught.size(); ++i) {
       (void)::sigaction(k_caught[i], nullptr, &m_saved[i]);
+      (void)::signal(k_caught[i], SIG_DFL);
     }
     envlock::util::install_interrupt_handlers();
     envlock::util::set_interrupt_for_testing(0);
@@ -42,6 +45,19 @@ private:
 } // namespace
 
 TEST_SUITE_BEGIN("util");
+
+TEST_CASE("util::interrupt: a signal ignored by whoever started envlock stays ignored") {
+  const InterruptHandlersForTest handlers; // puts every action back at the end
+  (void)::signal(SIGHUP, SIG_IGN);         // as nohup leaves it
+  envlock::util::install_interrupt_handlers();
+  envlock::util::set_interrupt_for_testing(0);
+  struct sigaction now {};
+  REQUIRE(::sigaction(SIGHUP, nullptr, &now) == 0);
+  CHECK(now.sa_handler == SIG_IGN);
+  REQUIRE(::raise(SIGHUP) == 0);
+  CHECK(envlock::util::interrupt_signal() == 0);
+  CHECK(envlock::util::interruption_check());
+}
 
 TEST_CASE("util::interrupt: a signal is recorded, not fatal, and fails the work that checks") {
   const InterruptHandlersForTest handlers;
