@@ -117,6 +117,34 @@ TEST_SUITE("formats.records") {
           "r.json: the build result: unknown key 'pushd'; did you mean 'pushed'?");
   }
 
+  TEST_CASE("node facts: the health facts read back as written, their three parts checked") {
+    formats::NodeFacts facts = test::sample_node_facts();
+    facts.health = json{
+        {"nvml", {{"value", "nvml (libnvidia-ml.so.1)"}, {"source", "dlopen"}}},
+        {"gpus", json::array({{{"index", 0},
+                               {"lost", false},
+                               {"remapped_rows.pending",
+                                {{"value", true}, {"source", "nvmlDeviceGetRemappedRows"}}}}})},
+        {"host", {{"nvidia_peermem", {{"value", "loaded"}, {"source", "/sys/module"}}}}}};
+    const json written = formats::to_json(facts);
+    const auto back = formats::from_json<formats::NodeFacts>(written, "r.json");
+    REQUIRE_MESSAGE(back.has_value(), back.error().message);
+    CHECK(*back == facts);
+    CHECK(formats::to_json(*back) == written);
+    json bad = written;
+    bad["health"].erase("nvml");
+    CHECK(error_of<formats::NodeFacts>(bad) == "r.json: health.nvml: missing");
+    bad = written;
+    bad["health"]["hosts"] = json::object();
+    CHECK(error_of<formats::NodeFacts>(bad) ==
+          "r.json: health: unknown key 'hosts'; did you mean 'host'?");
+    bad = written;
+    bad["health"]["gpus"] = json::object();
+    CHECK(error_of<formats::NodeFacts>(bad) == "r.json: health.gpus: must be an array");
+    // Facts read without health write none.
+    CHECK_FALSE(formats::to_json(test::sample_node_facts()).contains("health"));
+  }
+
   TEST_CASE("a record is read as written: wrong types and counts are named") {
     json report = formats::to_json(test::sample_report(
         "node1", {test::sample_check("cuda.driver", "CUDA driver", formats::Outcome::pass)}));
