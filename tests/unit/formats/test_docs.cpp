@@ -2,6 +2,7 @@
 // shows and written back by its writer, and the bytes must be the example's, so a page can show
 // nothing envlock would not write. A page (or an example) no reader is registered for fails.
 #include "../testutil.hpp"
+#include "attest/artifact.hpp"
 #include "formats/build_result.hpp"
 #include "formats/distribute_report.hpp"
 #include "formats/fleet_report.hpp"
@@ -16,6 +17,7 @@
 #include "importer/stamp.hpp"
 #include "lock/lock.hpp"
 #include "provenance/dsse.hpp"
+#include "provenance/test_result.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
@@ -85,9 +87,72 @@ Result<std::string> envelope(const std::string& text) {
   return util::canonical_json(provenance::to_json(read));
 }
 
+std::vector<std::pair<int, std::string>> json_examples(const std::string& page);
+
+// The artifact manifest `envlock attest push` writes for the verification report of report.md's
+// example, attached to the subject the example names.
+Result<std::string> report_artifact(const std::string& text) {
+  ENVLOCK_TRY_ASSIGN(const json manifest, util::parse_json(text, "example"));
+  ENVLOCK_TRY_ASSIGN(const std::string page,
+                     util::read_file(fs::path(ENVLOCK_SOURCE_DIR) / "docs/formats/report.md"));
+  const auto reports = json_examples(page);
+  if (reports.empty()) {
+    return input_error("docs/formats/report.md: no JSON example");
+  }
+  const std::string title =
+      manifest["layers"][0]["annotations"].value("org.opencontainers.image.title", std::string());
+  ENVLOCK_TRY_ASSIGN(const attest::AttestationFile file,
+                     attest::classify(title, reports.front().second));
+  const json& subject = manifest["subject"];
+  return attest::artifact_manifest(file, {subject.value("mediaType", std::string()),
+                                          subject.value("digest", std::string()),
+                                          subject.value("size", std::uint64_t{0})}) +
+         "\n";
+}
+
+// A node verdict's statement: the report it says (its links, and each test's outcome) written
+// back by the statement's own writer.
+Result<std::string> verdict(const std::string& text) {
+  ENVLOCK_TRY_ASSIGN(const json statement, util::parse_json(text, "example"));
+  formats::Report report;
+  const json& predicate = statement["predicate"];
+  report.lock_sha256 = predicate["configuration"][0]["digest"].value("sha256", std::string());
+  for (const auto& subject : statement["subject"]) {
+    const std::string sha = subject["digest"].value("sha256", std::string());
+    if (subject.value("name", std::string()) == "image") {
+      report.image_digest = "sha256:" + sha;
+    } else {
+      report.sqsh_sha256 = sha;
+    }
+  }
+  for (const auto& [key, outcome] : {std::pair{"passedTests", formats::Outcome::pass},
+                                     std::pair{"warnedTests", formats::Outcome::skip},
+                                     std::pair{"failedTests", formats::Outcome::fail}}) {
+    for (const auto& id : predicate[key]) {
+      formats::CheckResult check;
+      check.id = id.get<std::string>();
+      check.outcome = outcome;
+      report.checks.push_back(std::move(check));
+    }
+  }
+  ENVLOCK_TRY_ASSIGN(const json written, provenance::test_result_statement(report, "example"));
+  return util::canonical_json(written);
+}
+
+// An abridged example (… stands for what differs by image): it must be a JSON object; its bytes
+// are not envlock's, which sbom's tests check against CycloneDX's own validator instead.
+Result<std::string> abridged(const std::string& text) {
+  ENVLOCK_TRY_ASSIGN(const json value, util::parse_json(text, "example"));
+  if (!value.is_object()) {
+    return input_error("example: not a JSON object");
+  }
+  return text;
+}
+
 // Each page of docs/formats and the reader of each of its JSON examples, in order.
 const std::map<std::string, std::vector<Rewrite>>& pages() {
   static const std::map<std::string, std::vector<Rewrite>> all = {
+      {"attestation.md", {report_artifact, verdict}},
       {"build-result.md", {record<formats::BuildResult>}},
       {"distribute-report.md", {record<formats::DistributeReport>}},
       {"fleet-report.md", {record<formats::FleetReport>}},
@@ -101,6 +166,7 @@ const std::map<std::string, std::vector<Rewrite>>& pages() {
       {"report.md", {record<formats::Report>}},
       {"rollback-report.md", {record<formats::RollbackReport>}},
       {"rollout-state.md", {record<formats::RolloutState>}},
+      {"sbom.md", {abridged}},
       {"squashfs-result.md", {record<formats::SquashfsResult>}},
       {"tree-digest.md", {}}};
   return all;
@@ -158,6 +224,6 @@ TEST_SUITE("formats.docs") {
         ++examples;
       }
     }
-    CHECK(examples == 16);
+    CHECK(examples == 19);
   }
 }

@@ -57,6 +57,33 @@ formats::Report node_report(const std::string& node, formats::Outcome torch) {
 }
 
 // Every fixture file and its bytes, as the writers write them.
+// The node's facts as `envlock node --check` writes them: a host check and health checks, one
+// passing with a warning and one skipped (the handover's "Node health" item reads them).
+formats::NodeFacts node_facts_checked() {
+  using formats::Outcome;
+  formats::NodeFacts facts = test::sample_node_facts();
+  auto driver =
+      test::sample_check("host.driver", "Host driver", Outcome::pass, "580.*", "580.65.06");
+  driver.details = {{"source", "/proc/driver/nvidia/version"}};
+  auto remap = test::sample_check("health.gpu.row_remap_pending", "No row remap pending",
+                                  Outcome::pass, "no remap pending", "not pending (GPUs 0-7)");
+  auto persistence = test::sample_check("health.gpu.persistence_off", "Persistence mode on",
+                                        Outcome::pass, "enabled", "enabled (GPUs 0-6)");
+  persistence.reason = "warning: GPU 7: persistence mode is disabled; enable persistence mode";
+  persistence.details = {
+      {"findings", nlohmann::json::array({{{"action", "enable persistence mode"},
+                                           {"id", "health.gpu.persistence_off"},
+                                           {"severity", "warn"},
+                                           {"source", "nvmlDeviceGetPersistenceMode"},
+                                           {"subject", "GPU 7"},
+                                           {"what", "persistence mode is disabled"}}})}};
+  auto ib = test::sample_check("health.ib.port_down", "InfiniBand/RoCE ports active", Outcome::skip,
+                               "every port ACTIVE", "");
+  ib.reason = "no InfiniBand/RoCE port";
+  facts.checks = {driver, remap, persistence, ib};
+  return facts;
+}
+
 std::map<std::string, std::string> fixture_files() {
   std::map<std::string, std::string> files;
   const lock::Lock current = fixture_lock("envlock.lock.json");
@@ -69,7 +96,7 @@ std::map<std::string, std::string> fixture_files() {
   files["build-result.json"] = util::canonical_json(formats::to_json(build));
   const formats::SquashfsResult squashed = test::sample_squashfs_result();
   files["squashfs-result.json"] = util::canonical_json(formats::to_json(squashed));
-  files["node.json"] = util::canonical_json(formats::to_json(test::sample_node_facts()));
+  files["node.json"] = util::canonical_json(formats::to_json(node_facts_checked()));
 
   provenance::ProvenanceInputs inputs;
   inputs.lock = current;
