@@ -87,7 +87,8 @@ Result<AttestationFile> classify(std::string_view title, std::string bytes) {
   } else {
     return input_error(std::string(title) +
                        ": neither a DSSE envelope, a CycloneDX SBOM nor an envlock verification "
-                       "report (schema " + formats::k_report_schema + ")");
+                       "report (schema " +
+                       formats::k_report_schema + ")");
   }
   out.bytes = std::move(bytes);
   return out;

@@ -28,7 +28,7 @@ bool is_envelope(const json& doc) {
 }
 
 Result<NodeRecord> verdict_record(std::string_view text, const std::string& origin,
-                            const std::filesystem::path& public_key) {
+                                  const std::filesystem::path& public_key) {
   namespace pv = provenance;
   ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(public_key, pv::KeyHalf::public_key));
   ENVLOCK_TRY_ASSIGN(const pv::VerifiedStatement verified,
@@ -61,9 +61,9 @@ Result<NodeRecord> verdict_record(std::string_view text, const std::string& orig
   }
   const std::string result = verdict_text(predicate, "result");
   record.outcome.outcome = result == "PASSED" || result == "WARNED" ? "pass" : "fail";
-  record.outcome.counts = counts_text({count_of(predicate, "passedTests"),
-                                       count_of(predicate, "failedTests"),
-                                       count_of(predicate, "warnedTests")});
+  record.outcome.counts =
+      counts_text({count_of(predicate, "passedTests"), count_of(predicate, "failedTests"),
+                   count_of(predicate, "warnedTests")});
   return record;
 }
 

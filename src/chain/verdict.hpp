@@ -21,6 +21,6 @@ bool is_envelope(const nlohmann::json& doc);
 // as skipped). A check failure (exit 1) when the signature does not hold or the statement is no
 // test result; an input error when it names no lock (configuration envlock.lock.json) or image.
 Result<NodeRecord> verdict_record(std::string_view text, const std::string& origin,
-                                      const std::filesystem::path& public_key);
+                                  const std::filesystem::path& public_key);
 
 } // namespace envlock::chain

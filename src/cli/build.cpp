@@ -111,8 +111,7 @@ Status attach_to_build(const BuildCliOptions& options, const build::BuildRequest
       files.push_back(std::move(file));
     }
   }
-  ENVLOCK_TRY_ASSIGN(const oci::ImageRef image,
-                     oci::parse_image_ref(result.reference()));
+  ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(result.reference()));
   oci::RegistryClient client(registry);
   return attach_files(client, image, files);
 }

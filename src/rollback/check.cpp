@@ -118,8 +118,8 @@ void check_squashed_image(const formats::SquashfsResult& result, const std::stri
 
 // image.provenance: looked for only when the build result names a pushed image of this lock
 // (the image check says what is wrong otherwise).
-Check provenance_of(const std::optional<formats::BuildResult>& build,
-                    const std::string& build_name, const std::string& lock_name, const std::string& lock_sha256,
+Check provenance_of(const std::optional<formats::BuildResult>& build, const std::string& build_name,
+                    const std::string& lock_name, const std::string& lock_sha256,
                     const provenance::Key& key, const std::string& key_origin,
                     const AttachedProbe& attached) {
   if (!build || !build->pushed || build->lock_sha256 != lock_sha256 || !attached) {
@@ -237,8 +237,8 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe,
   }
   if (key) {
     const std::string build_name = build_path ? build_path->filename().string() : "";
-    checks.push_back(provenance_of(build, build_name, lock_name, report.previous_lock_sha256,
-                                   *key, inputs.public_key.string(), attached));
+    checks.push_back(provenance_of(build, build_name, lock_name, report.previous_lock_sha256, *key,
+                                   inputs.public_key.string(), attached));
   }
   if (squashed) {
     const std::string name = squash_path->filename().string();

@@ -1,7 +1,7 @@
 #include "sbom/image_tree.hpp"
 
-#include "squashfs/registry_source.hpp"
 #include "formats/squashfs_result.hpp"
+#include "squashfs/registry_source.hpp"
 #include "squashfs/superblock.hpp"
 #include "squashfs/unpack.hpp"
 #include "util/process.hpp"

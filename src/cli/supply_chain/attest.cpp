@@ -3,12 +3,12 @@
 // `list`, `fetch`, and `verdict` (a node's report as a signed in-toto Test Result statement)
 // (docs/manual/attest.md).
 #include "attest/list.hpp"
-#include "formats/report.hpp"
 #include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/supply_chain/attach.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "formats/report.hpp"
 #include "provenance/build_record.hpp"
 #include "provenance/dsse.hpp"
 #include "provenance/key_files.hpp"
