@@ -75,7 +75,7 @@ int main() {
   start = std::chrono::steady_clock::now();
   auto inputs = envlock::fleet::read_node_results(dir.path(), nodes);
   const auto report = envlock::fleet::aggregate(std::move(inputs), {});
-  const std::string json = canonical_json(envlock::fleet::fleet_report_to_json(report));
+  const std::string json = canonical_json(envlock::formats::to_json(report));
   const std::string markdown = envlock::fleet::fleet_report_to_markdown(report);
   const double fold = seconds_since(start);
 

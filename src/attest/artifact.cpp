@@ -1,5 +1,6 @@
 #include "attest/artifact.hpp"
 
+#include "formats/report.hpp"
 #include "util/base64.hpp"
 #include "util/json.hpp"
 #include "util/sha256.hpp"
@@ -80,13 +81,14 @@ Result<AttestationFile> classify(std::string_view title, std::string bytes) {
   if (json_text(doc, "bomFormat") == "CycloneDX") {
     out.kind = Kind::sbom;
     out.media_type = k_cyclonedx_media_type;
-  } else if (json_text(doc, "schema") == "envlock.report/v1") {
+  } else if (json_text(doc, "schema") == formats::k_report_schema) {
     out.kind = Kind::report;
     out.media_type = k_report_media_type;
   } else {
     return input_error(std::string(title) +
                        ": neither a DSSE envelope, a CycloneDX SBOM nor an envlock verification "
-                       "report (schema envlock.report/v1)");
+                       "report (schema " +
+                       formats::k_report_schema + ")");
   }
   out.bytes = std::move(bytes);
   return out;

@@ -4,6 +4,7 @@
 #include "build/recipe.hpp"
 #include "oci/image_ref.hpp"
 #include "oci/session.hpp"
+#include "util/clock.hpp"
 
 #include "util/fs.hpp"
 #include "util/json.hpp"
@@ -130,10 +131,10 @@ fs::path result_file(const BuildRequest& request) {
   if (request.result_path) {
     return fs::absolute(*request.result_path);
   }
-  return fs::absolute(request.context.lock_path).parent_path() / "build-result.json";
+  return fs::absolute(request.context.lock_path).parent_path() / formats::k_build_result_file;
 }
 
-Result<BuildResult> run_build(const BuildRequest& request) {
+Result<formats::BuildResult> run_build(const BuildRequest& request) {
   ENVLOCK_TRY_ASSIGN(const std::string version, builder_version(request.builder));
   ENVLOCK_TRY_ASSIGN(const PreparedContext prepared, prepare_context(request.context));
   const lock::Lock& lock = prepared.lock;
@@ -217,8 +218,8 @@ Result<BuildResult> run_build(const BuildRequest& request) {
     options.env["DOCKER_CONFIG"] = auth_dir.string();
   }
 
-  BuildResult result;
-  result.started_at = rfc3339_utc(std::chrono::system_clock::now());
+  formats::BuildResult result;
+  result.started_at = util::rfc3339_utc(std::chrono::system_clock::now());
   const std::string name = builder_name(request.builder);
   ENVLOCK_TRY(log.run(build_argv(command), name + " build", options));
   if (request.push == Push::yes && request.builder == BuilderKind::docker) {
@@ -230,7 +231,7 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   } else {
     ENVLOCK_TRY_ASSIGN(result.digest, read_digest(command.id_file, name + " build"));
   }
-  result.finished_at = rfc3339_utc(std::chrono::system_clock::now());
+  result.finished_at = util::rfc3339_utc(std::chrono::system_clock::now());
   ENVLOCK_TRY(log.commit());
 
   result.repository = lock.image.repository;
@@ -245,7 +246,7 @@ Result<BuildResult> run_build(const BuildRequest& request) {
   result.source_date_epoch = command.source_date_epoch;
   result.log_path = log_path.filename().string();
   ENVLOCK_TRY_ASSIGN(result.log_sha256, util::sha256_file_hex(log_path));
-  ENVLOCK_TRY(write_build_result(result_path, result));
+  ENVLOCK_TRY(formats::write_build_result(result_path, result));
   return result;
 }
 

@@ -1,11 +1,11 @@
 // `envlock build`: renders the Dockerfile, writes the build context (context.hpp), runs the
 // builder on it with the lock's SOURCE_DATE_EPOCH, optionally pushes, and records everything in
-// build-result.json (build_result.hpp). docs/manual/build.md describes the steps.
+// build-result.json (formats/build_result.hpp). docs/manual/build.md describes the steps.
 #pragma once
 
-#include "build/build_result.hpp"
 #include "build/builder.hpp"
 #include "build/context.hpp"
+#include "formats/build_result.hpp"
 #include "oci/credentials.hpp"
 #include "util/result.hpp"
 
@@ -36,7 +36,7 @@ struct BuildRequest {
 // lock has no image.repository or image.tag; (exit 3) with "NAME: not found in PATH; install
 // NAME, or choose another builder with --builder buildah|docker|podman", with "NAME build failed
 // (exit N); the log is in LOG" (the log is kept), or when the builder gives no digest.
-Result<BuildResult> run_build(const BuildRequest& request);
+Result<formats::BuildResult> run_build(const BuildRequest& request);
 
 // The build log of the result file `result_path`: its name with ".json" replaced by ".log"
 // (build-result.json -> build-result.log; a.json -> a.log; x -> x.log), in the same folder.

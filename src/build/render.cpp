@@ -1,8 +1,8 @@
 #include "build/render.hpp"
 
 #include "build/recipe.hpp"
-#include "build/strict_mustache.hpp"
 #include "template/store.hpp"
+#include "template/strict_mustache.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
 
@@ -69,7 +69,7 @@ Result<std::string> render_dockerfile(const lock::Lock& lock, const std::string&
     context["recipe"]["directives"] = directives;
     context["recipe"]["text"] = body;
   }
-  return render_mustache(tmpl.text, tmpl.origin, context);
+  return templates::render_mustache(tmpl.text, tmpl.origin, context);
 }
 
 Result<std::string> render_lock(const lock::Lock& lock, const fs::path& lock_path,

@@ -1,5 +1,7 @@
 #include "build/render_quote.hpp"
 
+#include "util/shell_quote.hpp"
+
 namespace envlock::build {
 
 namespace {
@@ -10,39 +12,19 @@ bool has_line_break(std::string_view text) {
   return text.find_first_of("\r\n") != std::string_view::npos;
 }
 
-bool is_shell_safe(char c) {
-  const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  return alnum || std::string_view("_./=:,+@%-").find(c) != std::string_view::npos;
-}
-
 } // namespace
 
-Result<std::string> shell_quote(std::string_view word) {
+Result<std::string> shell_word(std::string_view word) {
   if (has_line_break(word)) {
     return input_error(k_line_break);
   }
-  bool safe = !word.empty();
-  for (const char c : word) {
-    safe = safe && is_shell_safe(c);
-  }
-  if (safe) {
-    return std::string(word);
-  }
-  std::string out = "'";
-  for (const char c : word) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
+  return util::shell_quote(word, util::QuoteWhen::needed);
 }
 
 Result<std::string> shell_join(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& word : words) {
-    ENVLOCK_TRY_ASSIGN(const std::string quoted, shell_quote(word));
+    ENVLOCK_TRY_ASSIGN(const std::string quoted, shell_word(word));
     out += out.empty() ? quoted : " " + quoted;
   }
   return out;

@@ -11,12 +11,12 @@
 
 namespace envlock::build {
 
-// `word` as one POSIX shell word: unchanged when it holds only [A-Za-z0-9_./=:,+@%-], else in
-// single quotes ('it'\''s'). The empty word becomes ''. Fails (exit 2) on a line break with
+// `word` as one POSIX shell word of a RUN line: util::shell_quote(word, QuoteWhen::needed),
+// unchanged when it holds only [A-Za-z0-9_./=:,+@%-]. Fails (exit 2) on a line break with
 // "contains a line break, which a Dockerfile line cannot hold".
-Result<std::string> shell_quote(std::string_view word);
+Result<std::string> shell_word(std::string_view word);
 
-// The words shell-quoted and joined by single spaces; fails like shell_quote.
+// The words, each a shell_word, joined by single spaces; fails like shell_word.
 Result<std::string> shell_join(const std::vector<std::string>& words);
 
 // `value` in double quotes for ARG, ENV and LABEL, with \, " and $ escaped by a backslash so

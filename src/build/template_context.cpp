@@ -132,7 +132,7 @@ Result<json> template_context(const lock::Lock& lock, const std::string& origin,
   json quoted_args = json::array();
   for (std::size_t i = 0; i < lock.python.sync_args.size(); ++i) {
     quoted_args.push_back(check.quoted("python.sync_args[" + std::to_string(i) + "]",
-                                       shell_quote(lock.python.sync_args[i])));
+                                       shell_word(lock.python.sync_args[i])));
   }
   python["sync_args_quoted"] = quoted_args;
   python["sync_args_joined"] = check.quoted("python.sync_args", shell_join(lock.python.sync_args));

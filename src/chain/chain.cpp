@@ -79,13 +79,13 @@ Result<SignedLinks> read_signed_links(const fs::path& envelope, const fs::path& 
   return links;
 }
 
-LinkCheck check_squashfs_result(const SignedLinks& s, const json& result,
+LinkCheck check_squashfs_result(const SignedLinks& s, const formats::SquashfsResult& result,
                                 const std::string& record) {
   LinkCheck check{record, "", "", std::nullopt};
-  const std::string reference = text(result, {"image", "reference"});
+  const std::string& reference = result.image_reference;
   const auto at_sign = reference.rfind('@');
   const std::string digest = at_sign == std::string::npos ? "" : reference.substr(at_sign + 1);
-  const std::string sqsh = text(result, {"sqsh", "sha256"});
+  const std::string& sqsh = result.sha256;
   if (digest != s.image_digest) {
     check.broken = record + ": image " + (digest.empty() ? "(no digest)" : brief(digest)) +
                    ": not the one " + s.origin + " signs (" + brief(s.image_digest) + ")";
@@ -98,22 +98,16 @@ LinkCheck check_squashfs_result(const SignedLinks& s, const json& result,
   return check;
 }
 
+std::string counts_text(const formats::Summary& summary) {
+  return std::to_string(summary.passed) + " passed, " + std::to_string(summary.failed) +
+         " failed, " + std::to_string(summary.skipped) + " skipped";
+}
+
 namespace {
 
-NodeOutcome node_outcome(const json& report) {
-  NodeOutcome node;
-  node.outcome = text(report, {"outcome"});
-  const json* summary = at(report, {"summary"});
-  if (summary != nullptr && summary->is_object()) {
-    for (const char* key : {"passed", "failed", "skipped"}) {
-      const json* n = at(*summary, {key});
-      if (n != nullptr && n->is_number_unsigned()) {
-        node.counts +=
-            (node.counts.empty() ? "" : ", ") + std::to_string(n->get<std::uint64_t>()) + " " + key;
-      }
-    }
-  }
-  return node;
+NodeOutcome node_outcome(const formats::Report& report) {
+  const formats::Summary summary = formats::summarize(report.checks);
+  return {summary.failed > 0 ? "fail" : "pass", counts_text(summary)};
 }
 
 } // namespace
@@ -136,57 +130,79 @@ std::string render_check(const LinkCheck& check) {
   return check.record + ": links hold: " + check.summary + "; " + verdict;
 }
 
-LinkCheck check_report(const SignedLinks& s, const json& report, const std::string& record,
+NodeRecord node_record(const formats::Report& report) {
+  NodeRecord node{report.lock_sha256, report.image_digest, report.sqsh_sha256,
+                  report.details.value("chain", json::object()), node_outcome(report)};
+  if (!node.chain.is_object()) {
+    node.chain = json::object();
+  }
+  return node;
+}
+
+LinkCheck check_report(const SignedLinks& s, const NodeRecord& report, const std::string& record,
                        const std::optional<std::string>& squashed) {
-  LinkCheck check{record, "", "", std::nullopt};
+  LinkCheck check{record, "", "", report.outcome};
   const auto missing = [&](const char* link, const char* key) {
-    const std::string why = text(report, {"details", "chain", key});
+    const std::string why = text(report.chain, {key});
     return record + ": " + link + " not recorded" + (why.empty() ? "" : " (" + why + ")");
   };
-  if (!report.is_object() || report.value("schema", "") != "envlock.report/v1") {
-    check.broken = record + ": not a verification report (schema envlock.report/v1)";
-    return check;
-  }
-  check.node = node_outcome(report);
-  const std::string lock = report.value("lock_sha256", "");
+  const std::string& lock = report.lock_sha256;
   if (lock != s.lock_sha256) {
     check.broken = record + ": lock sha256 " + brief(lock) + ": not the one " + s.origin +
                    " signs (" + brief(s.lock_sha256) + ")";
     return check;
   }
-  const json* image = at(report, {"image_digest"});
-  if (image == nullptr || !image->is_string()) {
+  if (!report.image_digest) {
     check.broken = missing("image digest", "image_digest_missing");
     return check;
   }
-  if (image->get<std::string>() != s.image_digest) {
-    check.broken = record + ": image " + brief(image->get<std::string>()) + ": not the one " +
-                   s.origin + " signs (" + brief(s.image_digest) + ")";
+  if (*report.image_digest != s.image_digest) {
+    check.broken = record + ": image " + brief(*report.image_digest) + ": not the one " + s.origin +
+                   " signs (" + brief(s.image_digest) + ")";
     return check;
   }
   const std::optional<std::string> expected_sqsh = s.sqsh_sha256 ? s.sqsh_sha256 : squashed;
-  const json* sqsh = at(report, {"sqsh_sha256"});
-  if (sqsh == nullptr || !sqsh->is_string()) {
+  const std::optional<std::string>& sqsh = report.sqsh_sha256;
+  if (!sqsh) {
     if (expected_sqsh) {
       check.broken = missing(".sqsh sha256", "sqsh_sha256_missing");
       return check;
     }
   } else if (!expected_sqsh) {
-    check.broken = record + ": .sqsh sha256 " + brief(sqsh->get<std::string>()) +
-                   ": cannot be checked: " + s.origin +
+    check.broken = record + ": .sqsh sha256 " + brief(*sqsh) + ": cannot be checked: " + s.origin +
                    " signs no .sqsh and no --squashfs-result was given";
     return check;
-  } else if (sqsh->get<std::string>() != *expected_sqsh) {
-    check.broken = record + ": .sqsh sha256 " + brief(sqsh->get<std::string>()) + ": not the one " +
+  } else if (*sqsh != *expected_sqsh) {
+    check.broken = record + ": .sqsh sha256 " + brief(*sqsh) + ": not the one " +
                    (s.sqsh_sha256 ? s.origin + " signs" : "the squashfs result records") + " (" +
                    brief(*expected_sqsh) + ")";
     return check;
   }
-  check.summary =
-      "lock " + brief(lock) + ", image " + brief(s.image_digest) +
-      (sqsh != nullptr && sqsh->is_string() ? ", .sqsh " + brief(sqsh->get<std::string>())
-                                            : std::string());
+  check.summary = "lock " + brief(lock) + ", image " + brief(s.image_digest) +
+                  (sqsh ? ", .sqsh " + brief(*sqsh) : std::string());
   return check;
+}
+
+Result<LinkCheck> check_report_file(const SignedLinks& s, const fs::path& path,
+                                    const std::optional<std::string>& squashed,
+                                    const fs::path& public_key) {
+  const std::string record = path.filename().string();
+  ENVLOCK_TRY_ASSIGN(const json value, util::read_json_file(path));
+  if (is_envelope(value)) {
+    ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(path));
+    auto verdict = verdict_record(text, record, public_key);
+    if (!verdict && verdict.error().code == ExitCode::failed) {
+      // A verdict that does not verify is a broken link of its own; the others are checked.
+      return LinkCheck{record, verdict.error().message, "", std::nullopt};
+    }
+    ENVLOCK_TRY_ASSIGN(const NodeRecord node, std::move(verdict));
+    return check_report(s, node, record, squashed);
+  }
+  auto report = formats::from_json<formats::Report>(value, record);
+  if (!report) {
+    return LinkCheck{record, report.error().message, "", std::nullopt};
+  }
+  return check_report(s, node_record(*report), record, squashed);
 }
 
 bool is_verdict(const json& doc) {
@@ -210,7 +226,7 @@ std::vector<fs::path> reports_in(const fs::path& dir) {
       }
       auto record = util::read_json_file(entry.path());
       if (record && record->is_object() &&
-          (record->value("schema", "") == "envlock.report/v1" || is_verdict(*record))) {
+          (record->value("schema", "") == formats::k_report_schema || is_verdict(*record))) {
         out.push_back(entry.path());
       }
     }

@@ -5,10 +5,11 @@
 // and names the first broken one of each record (docs/manual/chain.md).
 #pragma once
 
+#include "formats/report.hpp"
+#include "formats/squashfs_result.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct NodeOutcome {
   [[nodiscard]] bool passed() const { return outcome == "pass"; }
 };
 
+// "14 passed, 1 failed, 2 skipped"
+std::string counts_text(const formats::Summary& summary);
+
 struct LinkCheck {
   std::string record;  // file name
   std::string broken;  // the first broken link, in words
@@ -47,14 +51,37 @@ struct LinkCheck {
   std::optional<NodeOutcome> node;
 };
 
-// A squashfs-result.json against the signed links: the image it squashed and its .sqsh.
-LinkCheck check_squashfs_result(const SignedLinks& signed_links, const nlohmann::json& result,
-                                const std::string& record);
+// A squashfs result against the signed links: the image it squashed and its .sqsh.
+LinkCheck check_squashfs_result(const SignedLinks& signed_links,
+                                const formats::SquashfsResult& result, const std::string& record);
 
-// A verification report against the signed links (and, when the provenance signs no .sqsh, the
+// What a node's record names and how the node fared: read from a verification report, or from a
+// signed verdict (verdict.hpp), which carries counts and no checks.
+struct NodeRecord {
+  std::string lock_sha256;
+  std::optional<std::string> image_digest;
+  std::optional<std::string> sqsh_sha256;
+  // The report's "chain" details: why a link was not recorded ("image_digest_missing": ...).
+  nlohmann::json chain = nlohmann::json::object();
+  NodeOutcome outcome;
+};
+
+// The links and the verdict of a verification report.
+NodeRecord node_record(const formats::Report& report);
+
+// A node's record against the signed links (and, when the provenance signs no .sqsh, the
 // squashfs result's .sqsh sha256 in `sqsh_sha256`).
-LinkCheck check_report(const SignedLinks& signed_links, const nlohmann::json& report,
+LinkCheck check_report(const SignedLinks& signed_links, const NodeRecord& node,
                        const std::string& record, const std::optional<std::string>& sqsh_sha256);
+
+// The node record at `path` against the signed links: a verification report, or a signed verdict
+// verified with `public_key`. A file that does not read as a report (formats::from_json<Report>)
+// or a verdict whose signature does not hold is a broken link with the reader's words, named by
+// file name. Fails (exit 2) when the file cannot be read or is not JSON.
+Result<LinkCheck> check_report_file(const SignedLinks& signed_links,
+                                    const std::filesystem::path& path,
+                                    const std::optional<std::string>& sqsh_sha256,
+                                    const std::filesystem::path& public_key);
 
 // One line for the check: "RECORD: ok: LINKS" for a squashfs result, "RECORD: links hold: LINKS;
 // node passed|failed (COUNTS)" for a report, or the broken link (with the node's outcome).

@@ -27,8 +27,8 @@ bool is_envelope(const json& doc) {
          doc.contains("signatures");
 }
 
-Result<json> verdict_record(std::string_view text, const std::string& origin,
-                            const std::filesystem::path& public_key) {
+Result<NodeRecord> verdict_record(std::string_view text, const std::string& origin,
+                                  const std::filesystem::path& public_key) {
   namespace pv = provenance;
   ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(public_key, pv::KeyHalf::public_key));
   ENVLOCK_TRY_ASSIGN(const pv::VerifiedStatement verified,
@@ -39,31 +39,31 @@ Result<json> verdict_record(std::string_view text, const std::string& origin,
                         "', not " + pv::k_test_result_predicate_type);
   }
   const json predicate = statement.value("predicate", json::object());
-  json record = {{"schema", "envlock.report/v1"}};
+  NodeRecord record;
   for (const auto& entry : predicate.value("configuration", json::array())) {
     if (entry.is_object() && verdict_text(entry, "name") == pv::k_test_result_lock_name &&
         entry.contains("digest") && entry["digest"].is_object()) {
-      record["lock_sha256"] = verdict_text(entry["digest"], "sha256");
+      record.lock_sha256 = verdict_text(entry["digest"], "sha256");
     }
   }
   for (const auto& subject : statement["subject"]) {
     const std::string sha = verdict_text(subject["digest"], "sha256");
     const std::string name = verdict_text(subject, "name");
     if (name == "image" && !sha.empty()) {
-      record["image_digest"] = "sha256:" + sha;
+      record.image_digest = "sha256:" + sha;
     } else if (name.ends_with(".sqsh") && !sha.empty()) {
-      record["sqsh_sha256"] = sha;
+      record.sqsh_sha256 = sha;
     }
   }
-  if (!record.contains("lock_sha256") || !record.contains("image_digest")) {
+  if (record.lock_sha256.empty() || !record.image_digest) {
     return input_error(origin + ": the verdict names no lock (configuration " +
                        pv::k_test_result_lock_name + ") or no image subject");
   }
   const std::string result = verdict_text(predicate, "result");
-  record["outcome"] = result == "PASSED" || result == "WARNED" ? "pass" : "fail";
-  record["summary"] = {{"passed", count_of(predicate, "passedTests")},
-                       {"failed", count_of(predicate, "failedTests")},
-                       {"skipped", count_of(predicate, "warnedTests")}};
+  record.outcome.outcome = result == "PASSED" || result == "WARNED" ? "pass" : "fail";
+  record.outcome.counts =
+      counts_text({count_of(predicate, "passedTests"), count_of(predicate, "failedTests"),
+                   count_of(predicate, "warnedTests")});
   return record;
 }
 

@@ -4,6 +4,7 @@
 // checked by, so `envlock chain verify` takes either for a node.
 #pragma once
 
+#include "chain/chain.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
@@ -15,11 +16,11 @@ namespace envlock::chain {
 // Whether `doc` is a DSSE envelope (payloadType, payload, signatures): a candidate verdict.
 bool is_envelope(const nlohmann::json& doc);
 
-// The verdict in `text`, verified with the key at `public_key`, as a report-shaped record
-// (schema envlock.report/v1, lock_sha256, image_digest, sqsh_sha256, outcome, summary). A check
-// failure (exit 1) when the signature does not hold or the statement is no test result; an input
-// error when it names no lock (configuration envlock.lock.json) or image.
-Result<nlohmann::json> verdict_record(std::string_view text, const std::string& origin,
-                                      const std::filesystem::path& public_key);
+// The verdict in `text`, verified with the key at `public_key`, as a node record: the lock, image
+// and .sqsh it names and its result (PASSED or WARNED: pass) with its counts (warned tests count
+// as skipped). A check failure (exit 1) when the signature does not hold or the statement is no
+// test result; an input error when it names no lock (configuration envlock.lock.json) or image.
+Result<NodeRecord> verdict_record(std::string_view text, const std::string& origin,
+                                  const std::filesystem::path& public_key);
 
 } // namespace envlock::chain

@@ -86,10 +86,10 @@ Result<attest::AttestationFile> build_provenance(const build::BuildRequest& requ
 
 // The SBOM of the pushed image, pulled by its digest and compared with the lock.
 Result<attest::AttestationFile> build_sbom(const build::BuildRequest& request,
-                                           const build::BuildResult& result,
+                                           const formats::BuildResult& result,
                                            const oci::RegistryOptions& registry) {
   SbomSource source;
-  source.image = result.repository + "@" + result.digest;
+  source.image = result.reference();
   source.lock = request.context.lock_path.string();
   source.source_date_epoch = result.source_date_epoch;
   source.registry = registry;
@@ -98,7 +98,7 @@ Result<attest::AttestationFile> build_sbom(const build::BuildRequest& request,
 }
 
 Status attach_to_build(const BuildCliOptions& options, const build::BuildRequest& request,
-                       const build::BuildResult& result, const std::optional<pv::Key>& key) {
+                       const formats::BuildResult& result, const std::optional<pv::Key>& key) {
   oci::RegistryOptions registry;
   registry.insecure_registries = request.insecure_registries;
   std::vector<attest::AttestationFile> files;
@@ -111,8 +111,7 @@ Status attach_to_build(const BuildCliOptions& options, const build::BuildRequest
       files.push_back(std::move(file));
     }
   }
-  ENVLOCK_TRY_ASSIGN(const oci::ImageRef image,
-                     oci::parse_image_ref(result.repository + "@" + result.digest));
+  ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(result.reference()));
   oci::RegistryClient client(registry);
   return attach_files(client, image, files);
 }
@@ -149,7 +148,7 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
   if (!options.quiet) {
     request.on_log = [](std::string_view text) { std::cerr << text << std::flush; };
   }
-  ENVLOCK_TRY_ASSIGN(const build::BuildResult result, build::run_build(request));
+  ENVLOCK_TRY_ASSIGN(const formats::BuildResult result, build::run_build(request));
   std::cout << "built " << result.repository << ":" << result.tag << "\n"
             << "  " << (result.pushed ? "pushed " : "image id ") << result.repository << "@"
             << result.digest << "\n"

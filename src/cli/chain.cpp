@@ -1,11 +1,11 @@
 // `envlock chain verify`: every link from the signed provenance to each node's report
 // (docs/manual/chain.md).
 #include "chain/chain.hpp"
-#include "chain/verdict.hpp"
 #include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
-#include "util/fs.hpp"
+#include "formats/report.hpp"
+#include "formats/squashfs_result.hpp"
 #include "util/json.hpp"
 
 #include <iostream>
@@ -66,37 +66,25 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
   std::vector<chain::LinkCheck> checks;
   std::optional<std::string> squashed;
   if (!args.squashfs_result.empty()) {
-    ENVLOCK_TRY_ASSIGN(const nlohmann::json result, util::read_json_file(args.squashfs_result));
+    ENVLOCK_TRY_ASSIGN(const formats::SquashfsResult result,
+                       formats::read_squashfs_result(args.squashfs_result));
     const std::string name = fs::path(args.squashfs_result).filename().string();
     checks.push_back(chain::check_squashfs_result(signed_links, result, name));
-    if (result.contains("sqsh") && result["sqsh"].is_object() &&
-        result["sqsh"].value("sha256", "") != "") {
-      squashed = result["sqsh"]["sha256"].get<std::string>();
-    }
+    squashed = result.sha256;
   }
   std::vector<fs::path> reports(args.reports.begin(), args.reports.end());
   if (!args.results.empty()) {
     const auto found = chain::reports_in(args.results);
     if (found.empty()) {
       return input_error("--results " + args.results + ": no verification report (*.json, " +
-                         "nodes/*.json with schema envlock.report/v1)");
+                         "nodes/*.json with schema " + formats::k_report_schema + ")");
     }
     reports.insert(reports.end(), found.begin(), found.end());
   }
   for (const auto& path : reports) {
-    ENVLOCK_TRY_ASSIGN(nlohmann::json report, util::read_json_file(path));
-    const std::string name = path.filename().string();
-    if (chain::is_envelope(report)) {
-      ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(path));
-      auto verdict = chain::verdict_record(text, name, args.pub);
-      if (!verdict && verdict.error().code == ExitCode::failed) {
-        // A verdict that does not verify is a broken link of its own; the others are checked.
-        checks.push_back(chain::LinkCheck{name, verdict.error().message, "", std::nullopt});
-        continue;
-      }
-      ENVLOCK_TRY_ASSIGN(report, std::move(verdict));
-    }
-    checks.push_back(chain::check_report(signed_links, report, name, squashed));
+    ENVLOCK_TRY_ASSIGN(chain::LinkCheck check,
+                       chain::check_report_file(signed_links, path, squashed, args.pub));
+    checks.push_back(std::move(check));
   }
   std::size_t broken = 0;
   std::size_t nodes = 0;

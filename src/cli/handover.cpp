@@ -6,6 +6,7 @@
 #include "cli/project_files.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "formats/squashfs_result.hpp"
 #include "handover/render.hpp"
 #include "util/fs.hpp"
 
@@ -48,26 +49,19 @@ Result<handover::RecordPaths> usual_records(std::filesystem::path& folder) {
     }
   };
   take(p.lock, "envlock.lock.json");
-  take(p.provenance, "provenance.json");
-  take(p.build_result, "build-result.json");
-  take(p.node, "node.json");
+  take(p.provenance, formats::k_provenance_file);
+  take(p.build_result, formats::k_build_result_file);
+  take(p.node, formats::k_node_facts_file);
   take(p.previous_lock, "previous.lock.json");
-  take(p.rollback, "rollback-report.json");
-  std::vector<fs::path> results;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(folder.empty() ? fs::path(".") : folder, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.ends_with(".squashfs-result.json") || name == "squashfs-result.json") {
-      results.push_back(name);
-    }
-  }
-  std::sort(results.begin(), results.end());
+  take(p.rollback, formats::k_rollback_report_file);
+  const std::vector<fs::path> results = formats::squashfs_results_in(folder);
   if (results.size() == 1) {
-    take(p.squashfs_result, results.front());
+    take(p.squashfs_result, results.front().filename());
   } else if (results.size() > 1) {
     std::cerr << "envlock: " << results.size()
               << " squashfs results here; name the one with --squashfs-result\n";
   }
+  std::error_code ec;
   if (fs::is_directory(folder / "reports", ec)) {
     p.reports_dir = folder / "reports";
     std::cerr << "envlock: reading " << (folder / "reports").string() << "/*.json\n";

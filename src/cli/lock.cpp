@@ -6,6 +6,7 @@
 #include "cli/registry_options.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "formats/schemas.hpp"
 #include "manifest/manifest.hpp"
 #include "oci/registry.hpp"
 #include "resolve/drift.hpp"
@@ -202,7 +203,7 @@ std::string check_json(const resolve::DriftReport& report, const std::filesystem
                         {"lock", packages_json(move.in_lock)},
                         {"uv_lock", packages_json(move.in_file)}});
   }
-  return util::canonical_json({{"schema", "envlock.lock-check/v1"},
+  return util::canonical_json({{"schema", formats::k_lock_check_schema},
                                {"lock", path.generic_string()},
                                {"manifest", options.manifest},
                                {"matches", report.lines.empty()},

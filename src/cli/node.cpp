@@ -4,6 +4,7 @@
 #include "cmdline/colour.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "formats/node_facts.hpp"
 #include "lock/lock.hpp"
 #include "node/facts.hpp"
 #include "node/health/health_text.hpp"
@@ -90,13 +91,14 @@ Result<ExitCode> run_node(const NodeOptions& o) {
           : cmdline::format_for_extension(o.output, {"text", "json"}).value_or("text");
   std::string text;
   if (format == "json") {
+    // Written through the record's own writer, so what `envlock node` prints is what its readers
+    // (handover --node, envlock-verify --host-facts, fleet) read.
+    ENVLOCK_TRY_ASSIGN(formats::NodeFacts typed,
+                       formats::from_json<formats::NodeFacts>(facts, "this host's facts"));
     if (o.check) {
-      const nlohmann::json r = verify::report_to_json(report);
-      facts["checks"] = r["checks"];
-      facts["outcome"] = r["outcome"];
-      facts["summary"] = r["summary"];
+      typed.checks = checks;
     }
-    text = util::canonical_json(facts);
+    text = util::canonical_json(formats::to_json(typed));
   } else {
     text = facts_text(facts);
     if (o.check) {

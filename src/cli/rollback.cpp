@@ -2,13 +2,13 @@
 // the registry, its .sqsh on disk, with --pub its signed provenance among the image's
 // attestations)? docs/manual/rollback.md.
 #include "attest/list.hpp"
-#include "build/build_result.hpp"
 #include "cli/commands.hpp"
 #include "cli/registry_options.hpp"
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "rollback/check.hpp"
+#include "util/clock.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 
@@ -63,7 +63,7 @@ Result<ExitCode> run_rollback_check(const RollbackArgs& args) {
   ENVLOCK_TRY_ASSIGN(rollback::Report report,
                      rollback::check_rollback(args.inputs, probe, attached));
   report.tool_version = ENVLOCK_VERSION;
-  report.checked_at = build::rfc3339_utc(std::chrono::system_clock::now());
+  report.checked_at = util::rfc3339_utc(std::chrono::system_clock::now());
   report.hostname = host_name();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string format = !args.format.empty() ? args.format

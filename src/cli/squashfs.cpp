@@ -7,10 +7,11 @@
 #include "cli/status_stream.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "formats/build_result.hpp"
+#include "formats/squashfs_result.hpp"
 #include "lock/lock.hpp"
 #include "oci/image_ref.hpp"
 #include "oci/platform.hpp"
-#include "provenance/build_record.hpp"
 #include "squashfs/enroot_import.hpp"
 #include "squashfs/pipeline.hpp"
 #include "squashfs/registry_source.hpp"
@@ -19,6 +20,7 @@
 #include "util/fs.hpp"
 #include "util/json.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -29,7 +31,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sq = envlock::squashfs;
-namespace pv = envlock::provenance;
 
 constexpr const char* k_default_lock = "envlock.lock.json";
 
@@ -53,7 +54,8 @@ Status image_from_build_result(SquashArgs& args) {
   if (!args.image.empty() || !args.oci_layout.empty()) {
     return input_error("--build-result names the image; leave out --image and --oci-layout");
   }
-  ENVLOCK_TRY_ASSIGN(const pv::BuildRecord build, pv::read_build_record(args.build_result));
+  ENVLOCK_TRY_ASSIGN(const formats::BuildResult build,
+                     formats::read_build_result(args.build_result));
   if (!build.pushed) {
     return input_error(args.build_result + ": the image was not pushed, so " + build.digest +
                        " is a local image id, not a registry digest; run `envlock build --push`, "
@@ -66,22 +68,25 @@ Status image_from_build_result(SquashArgs& args) {
                          build.lock_sha256 + "), not from " + args.lock + " (" + sha + ")");
     }
   }
-  args.image = build.repository + "@" + build.digest;
+  args.image = build.reference();
   return {};
 }
 
 // With a lock and no image named: the image `envlock build --push` built from this lock, when
-// build-result.json beside the lock records one, else the lock's base image. Says which.
+// the build result beside the lock records one, else the lock's base image. Says which.
 Status default_image(SquashArgs& args, const lock::Lock& lock) {
-  const fs::path build_result = fs::path(args.lock).parent_path() / "build-result.json";
+  const auto candidates = formats::build_result_candidates(args.lock);
+  const auto found = std::find_if(candidates.begin(), candidates.end(),
+                                  [](const fs::path& path) { return util::path_exists(path); });
+  const fs::path build_result = found == candidates.end() ? candidates.front() : *found;
   const std::string base = lock.base_image.name + "@" + lock.base_image.platform_digest;
-  if (!util::path_exists(build_result)) {
+  if (found == candidates.end()) {
     args.image = base;
     std::cerr << "envlock: no --image given and no " << build_result.string()
               << "; squashing the lock's base image " << base << "\n";
     return {};
   }
-  ENVLOCK_TRY_ASSIGN(const pv::BuildRecord build, pv::read_build_record(build_result));
+  ENVLOCK_TRY_ASSIGN(const formats::BuildResult build, formats::read_build_result(build_result));
   if (build.lock_sha256 != lock::lock_sha256(lock)) {
     args.image = base;
     std::cerr << "envlock: " << build_result.string() << " was built from another lock; "
@@ -93,7 +98,7 @@ Status default_image(SquashArgs& args, const lock::Lock& lock) {
                        " was not pushed, so it has no registry digest; run `envlock build "
                        "--push`, or name the image with --image REF@DIGEST");
   }
-  args.image = build.repository + "@" + build.digest;
+  args.image = build.reference();
   std::cerr << "envlock: squashing the image built from " << args.lock << ", " << args.image << " ("
             << build_result.string() << ")\n";
   return {};
@@ -167,9 +172,9 @@ Result<ExitCode> run_with_enroot(const SquashArgs& args, const sq::SquashSetting
     return input_error("--enroot imports from a registry; it cannot read --oci-layout");
   }
   ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(args.image));
-  ENVLOCK_TRY_ASSIGN(const sq::SquashResult r,
+  ENVLOCK_TRY_ASSIGN(const formats::SquashfsResult r,
                      sq::import_with_enroot(image, args.platform, args.output, settings));
-  ENVLOCK_TRY(sq::write_result(result_path, r));
+  ENVLOCK_TRY(formats::write_squashfs_result(result_path, r));
   status_stream({args.output}) << "wrote " << args.output << " (sha256 " << r.sha256 << ", "
                                << r.size << " bytes) with enroot\n";
   return ExitCode::ok;
@@ -185,7 +190,7 @@ Result<ExitCode> run_squashfs(SquashArgs args) {
                        ": not a file, so no result can be written beside it; give --result FILE");
   }
   const fs::path result_path =
-      args.result.empty() ? sq::result_path_for(output) : fs::path(args.result);
+      args.result.empty() ? formats::squashfs_result_path_for(output) : fs::path(args.result);
   ENVLOCK_TRY_ASSIGN(const util::OutputTarget result_target, util::output_target(result_path));
   if (target.inherited_fd >= 0 && target.inherited_fd == result_target.inherited_fd) {
     return input_error("-o " + args.output + " and --result " + args.result +
@@ -242,11 +247,11 @@ struct VerifyArgs {
 // is an input error; with --lock, the report says what was not checked.
 Status expected_result(const VerifyArgs& args, sq::VerifyRequest& request) {
   if (!args.result.empty()) {
-    ENVLOCK_TRY_ASSIGN(request.expected, sq::read_result(args.result));
+    ENVLOCK_TRY_ASSIGN(request.expected, formats::read_squashfs_result(args.result));
     request.expected_from = args.result;
     return {};
   }
-  auto found = sq::find_result_beside(args.image);
+  auto found = formats::find_squashfs_result_beside(args.image);
   if (!found) {
     if (args.lock.empty()) {
       return found.error();
@@ -289,7 +294,7 @@ Result<ExitCode> run_verify(const VerifyArgs& args) {
   if (!report.content_compared()) {
     return check_failed(args.image + ": " + sq::k_not_verified + " (" + args.lock +
                         " names no sha256 of the .sqsh; give --result FILE, the " +
-                        sq::result_path_for(args.image).filename().string() +
+                        formats::squashfs_result_path_for(args.image).filename().string() +
                         " `envlock squashfs` wrote)");
   }
   return ExitCode::ok;

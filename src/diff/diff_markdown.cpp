@@ -5,7 +5,7 @@
 
 namespace envlock::diff {
 
-namespace mu = kainjow::mustache;
+using nlohmann::json;
 
 namespace {
 
@@ -20,21 +20,19 @@ std::string cell(const std::optional<std::string>& v) {
   return "`" + util::replace_all(*v, "|", "\\|") + "`";
 }
 
-mu::data sections_data(const LockDiff& diff) {
-  mu::list sections;
+json sections_data(const LockDiff& diff) {
+  json sections = json::array();
   for (const auto& s : diff.sections) {
-    mu::list rows;
+    json rows = json::array();
     for (const auto& c : s.changes) {
-      mu::object row{{"field", c.field}, {"old", cell(c.old_value)}, {"new", cell(c.new_value)}};
-      rows.emplace_back(row);
+      rows.push_back({{"field", c.field}, {"old", cell(c.old_value)}, {"new", cell(c.new_value)}});
     }
-    mu::list logs;
+    json logs = json::array();
     if (s.id == "sources") {
       for (const auto& l : diff.commit_logs) {
-        mu::list commits;
+        json commits = json::array();
         for (const auto& [id, subject] : l.commits) {
-          commits.emplace_back(
-              mu::object{{"id", id}, {"subject", util::replace_all(subject, "|", "\\|")}});
+          commits.push_back({{"id", id}, {"subject", util::replace_all(subject, "|", "\\|")}});
         }
         std::string summary = l.unavailable.empty()
                                   ? std::to_string(l.count) +
@@ -45,20 +43,20 @@ mu::data sections_data(const LockDiff& diff) {
         if (l.direction == "diverged") {
           summary += " (the two commits have diverged)";
         }
-        mu::object log{{"source", l.source}, {"summary", summary}, {"commits", commits}};
+        json log = {{"source", l.source}, {"summary", summary}, {"commits", commits}};
         log["more"] = l.commits.size() < l.count
-                          ? mu::data(std::to_string(l.count - l.commits.size()) + " more")
-                          : mu::data(false);
-        logs.emplace_back(log);
+                          ? json(std::to_string(l.count - l.commits.size()) + " more")
+                          : json(false);
+        logs.push_back(std::move(log));
       }
     }
-    sections.emplace_back(mu::object{{"title", s.title}, {"rows", rows}, {"logs", logs}});
+    sections.push_back({{"title", s.title}, {"rows", rows}, {"logs", logs}});
   }
   return sections;
 }
 
-mu::data packages_data(const LockDiff& diff) {
-  mu::list packages;
+json packages_data(const LockDiff& diff) {
+  json packages = json::array();
   for (const auto& p : diff.packages) {
     std::string notes;
     if (p.major) {
@@ -74,12 +72,11 @@ mu::data packages_data(const LockDiff& diff) {
     if (!p.sources.empty()) {
       notes += std::string(notes.empty() ? "" : ", ") + "sources: `" + p.sources + "`";
     }
-    packages.emplace_back(
-        mu::object{{"name", p.name},
-                   {"change", to_string(p.kind)},
-                   {"old", p.old_version.empty() ? "" : "`" + p.old_version + "`"},
-                   {"new", p.new_version.empty() ? "" : "`" + p.new_version + "`"},
-                   {"notes", util::replace_all(notes, "|", "\\|")}});
+    packages.push_back({{"name", p.name},
+                        {"change", to_string(p.kind)},
+                        {"old", p.old_version.empty() ? "" : "`" + p.old_version + "`"},
+                        {"new", p.new_version.empty() ? "" : "`" + p.new_version + "`"},
+                        {"notes", util::replace_all(notes, "|", "\\|")}});
   }
   return packages;
 }
@@ -87,29 +84,25 @@ mu::data packages_data(const LockDiff& diff) {
 } // namespace
 
 Result<std::string> render_diff_markdown(const LockDiff& diff) {
-  mu::data data;
-  data.set("old", diff.old_label);
-  data.set("new", diff.new_label);
-  data.set("unchanged", mu::data(diff.empty()));
-  mu::list warnings;
+  json data = {{"old", diff.old_label}, {"new", diff.new_label}, {"unchanged", diff.empty()}};
+  json warnings = json::array();
   for (const auto& w : diff.core_warnings) {
-    warnings.emplace_back(mu::object{{"text", w}});
+    warnings.push_back({{"text", w}});
   }
-  data.set("core_warnings", warnings);
-  data.set("has_core_warnings", mu::data(!diff.core_warnings.empty()));
-  data.set("sections", sections_data(diff));
+  data["core_warnings"] = warnings;
+  data["has_core_warnings"] = !diff.core_warnings.empty();
+  data["sections"] = sections_data(diff);
   const auto n = package_counts(diff);
   if (!diff.packages.empty()) {
-    data.set("package_summary", std::to_string(n.at("added")) + " added, " +
-                                    std::to_string(n.at("removed")) + " removed, " +
-                                    std::to_string(n.at("upgraded")) + " upgraded, " +
-                                    std::to_string(n.at("downgraded")) + " downgraded, " +
-                                    std::to_string(n.at("changed")) + " changed (" +
-                                    std::to_string(n.at("major")) + " major)");
+    data["package_summary"] =
+        std::to_string(n.at("added")) + " added, " + std::to_string(n.at("removed")) +
+        " removed, " + std::to_string(n.at("upgraded")) + " upgraded, " +
+        std::to_string(n.at("downgraded")) + " downgraded, " + std::to_string(n.at("changed")) +
+        " changed (" + std::to_string(n.at("major")) + " major)";
   } else {
-    data.set("package_summary", mu::data(false));
+    data["package_summary"] = false;
   }
-  data.set("packages", packages_data(diff));
+  data["packages"] = packages_data(diff);
   return templates::render_template("diff.md.mustache", data);
 }
 

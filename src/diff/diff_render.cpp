@@ -1,5 +1,6 @@
 #include "diff/diff_render.hpp"
 
+#include "formats/schemas.hpp"
 #include "util/json.hpp"
 
 #include <map>
@@ -97,7 +98,7 @@ json diff_to_json(const LockDiff& diff) {
                     {"commits", commits},
                     {"unavailable", l.unavailable.empty() ? json(nullptr) : json(l.unavailable)}});
   }
-  return {{"schema", "envlock.diff/v1"},
+  return {{"schema", formats::k_diff_schema},
           {"old", diff.old_label},
           {"new", diff.new_label},
           {"changed", !diff.empty()},

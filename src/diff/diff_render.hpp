@@ -1,5 +1,5 @@
 // The three forms of a lock diff: plain text for a terminal, Markdown for a pull-request comment
-// (templates/diff.md.mustache) and canonical JSON ("envlock.diff/v1", docs/manual/diff.md).
+// (templates/diff.md.mustache) and canonical JSON (envlock.diff/v1, docs/manual/diff.md).
 // Each is a pure function of the diff, so the same locks always give the same bytes.
 #pragma once
 

@@ -11,26 +11,15 @@ namespace envlock::fleet {
 
 namespace {
 
-std::string text_of(const nlohmann::json& check, const char* key) {
-  const auto it = check.find(key);
-  return it != check.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // The checks of a node: the verifier's, then the host checks of `envlock node --check`.
-std::vector<const nlohmann::json*> checks_of(const NodeInput& node) {
-  std::vector<const nlohmann::json*> out;
-  for (const nlohmann::json* source : {&node.report, &node.host}) {
-    if (!source->is_object()) {
-      continue;
-    }
-    const auto checks = source->find("checks");
-    if (checks == source->end() || !checks->is_array()) {
-      continue;
-    }
-    for (const auto& check : *checks) {
-      if (check.is_object() && check.contains("id") && check["id"].is_string()) {
-        out.push_back(&check);
-      }
+std::vector<const formats::CheckResult*> checks_of(const NodeInput& node) {
+  std::vector<const formats::CheckResult*> out;
+  for (const auto& check : node.report.checks) {
+    out.push_back(&check);
+  }
+  if (node.host && node.host->checks) {
+    for (const auto& check : *node.host->checks) {
+      out.push_back(&check);
     }
   }
   return out;
@@ -45,18 +34,18 @@ struct ChainCell {
 };
 
 ChainCell chain_cell(const NodeInput& node, const AggregateOptions& options) {
-  const auto text = [&](const char* key) { return text_of(node.report, key); };
+  const formats::Report& report = node.report;
   const bool sqsh = options.image.ends_with(".sqsh");
   struct Link {
     const char* what;
     std::string expected;
     std::string found;
   };
-  const std::string sqsh_sha = text("sqsh_sha256");
+  const std::string sqsh_sha = report.sqsh_sha256.value_or("");
   const std::vector<Link> links = {
-      {"lock_sha256", options.lock_sha256, text("lock_sha256")},
+      {"lock_sha256", options.lock_sha256, report.lock_sha256},
       sqsh ? Link{"sqsh_sha256", options.image_digest, sqsh_sha.empty() ? "" : "sha256:" + sqsh_sha}
-           : Link{"image_digest", options.image_digest, text("image_digest")}};
+           : Link{"image_digest", options.image_digest, report.image_digest.value_or("")}};
   bool compared = false;
   for (const auto& link : links) {
     if (link.expected.empty() || link.found.empty()) {
@@ -75,20 +64,20 @@ ChainCell chain_cell(const NodeInput& node, const AggregateOptions& options) {
 }
 
 // The health column: the node's health checks (ids "health.*") folded ("" when it has none).
-std::string health_cell(const std::vector<const nlohmann::json*>& checks) {
+std::string health_cell(const std::vector<const formats::CheckResult*>& checks) {
   std::string cell;
-  for (const nlohmann::json* check : checks) {
-    if (text_of(*check, "id").rfind("health.", 0) != 0) {
+  for (const formats::CheckResult* check : checks) {
+    if (!check->id.starts_with("health.")) {
       continue;
     }
-    const std::string outcome = text_of(*check, "outcome");
-    const bool warned = outcome == "pass" && text_of(*check, "reason").rfind("warning: ", 0) == 0;
-    if (outcome == "fail") {
+    const bool warned =
+        check->outcome == formats::Outcome::pass && check->reason.starts_with("warning: ");
+    if (check->outcome == formats::Outcome::fail) {
       return "fail";
     }
     if (warned) {
       cell = "warn";
-    } else if (outcome == "pass" && cell != "warn") {
+    } else if (check->outcome == formats::Outcome::pass && cell != "warn") {
       cell = "pass";
     } else if (cell.empty()) {
       cell = "skip";
@@ -98,12 +87,9 @@ std::string health_cell(const std::vector<const nlohmann::json*>& checks) {
 }
 
 // A failed check's drain line, when it has one (health checks).
-std::string drain_of(const nlohmann::json& check) {
-  const auto details = check.find("details");
-  if (details == check.end() || !details->is_object()) {
-    return "";
-  }
-  return text_of(*details, "drain");
+std::string drain_of(const formats::CheckResult& check) {
+  const auto drain = check.details.find("drain");
+  return drain != check.details.end() && drain->is_string() ? drain->get<std::string>() : "";
 }
 
 void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node,
@@ -124,18 +110,15 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
   if (const std::string health = health_cell(checks); !health.empty()) {
     report.health[node.node] = health;
   }
-  for (const nlohmann::json* check : checks) {
-    const std::string id = (*check)["id"];
-    const std::string outcome = text_of(*check, "outcome");
-    row[id] = outcome;
-    if (seen.insert(id).second) {
-      report.checks.push_back(id);
+  for (const formats::CheckResult* check : checks) {
+    row[check->id] = to_string(check->outcome);
+    if (seen.insert(check->id).second) {
+      report.checks.push_back(check->id);
     }
-    if (outcome == "fail") {
+    if (check->outcome == formats::Outcome::fail) {
       failed = true;
-      report.failures.push_back({node.node, id, text_of(*check, "expected"),
-                                 text_of(*check, "found"), text_of(*check, "reason"),
-                                 drain_of(*check)});
+      report.failures.push_back(
+          {node.node, check->id, check->expected, check->found, check->reason, drain_of(*check)});
     }
   }
   ChainCell chain = chain_cell(node, options);
@@ -154,31 +137,6 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
 }
 
 } // namespace
-
-const char* to_string(NodeOutcome outcome) {
-  switch (outcome) {
-  case NodeOutcome::pass:
-    return "pass";
-  case NodeOutcome::fail:
-    return "fail";
-  case NodeOutcome::missing:
-    return "missing";
-  case NodeOutcome::not_verified:
-    return "not_verified";
-  }
-  return "missing";
-}
-
-std::vector<std::string> FleetReport::nodes_with(NodeOutcome outcome) const {
-  std::vector<std::string> out;
-  for (const auto& node : nodes) {
-    const auto it = node_outcomes.find(node);
-    if (it != node_outcomes.end() && it->second == outcome) {
-      out.push_back(node);
-    }
-  }
-  return out;
-}
 
 FleetReport aggregate(std::vector<NodeInput> nodes, const AggregateOptions& options) {
   std::sort(nodes.begin(), nodes.end(),

@@ -1,6 +1,7 @@
 #include "fleet/batch_script.hpp"
 
 #include "template/store.hpp"
+#include "util/shell_quote.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -8,7 +9,9 @@
 
 namespace envlock::fleet {
 
-namespace mustache = kainjow::mustache;
+using util::shell_quote;
+
+using nlohmann::json;
 
 namespace {
 
@@ -26,12 +29,11 @@ Status check_sbatch_value(const std::string& option, const std::string& value) {
 }
 
 // The data both scripts share: job name, node count and list, output, pass-through options.
-Result<mustache::data> common_data(const std::string& job_name,
-                                   const std::vector<std::string>& nodes, const SlurmOptions& slurm,
-                                   const std::filesystem::path& results,
-                                   const std::filesystem::path& script) {
+Result<json> common_data(const std::string& job_name, const std::vector<std::string>& nodes,
+                         const SlurmOptions& slurm, const std::filesystem::path& results,
+                         const std::filesystem::path& script) {
   ENVLOCK_TRY(check_sbatch_value("--results", results.string()));
-  mustache::data options{mustache::data::type::list};
+  json options = json::array();
   const std::vector<std::pair<const char*, const std::string*>> pass = {
       {"--partition", &slurm.partition},
       {"--account", &slurm.account},
@@ -41,25 +43,25 @@ Result<mustache::data> common_data(const std::string& job_name,
   const std::string nodelist = util::join(nodes, ",");
   ENVLOCK_TRY(check_sbatch_value("--nodes", nodelist));
   if (!nodes.empty()) {
-    options.push_back(mustache::data("--nodelist=" + nodelist));
+    options.push_back("--nodelist=" + nodelist);
   }
   for (const auto& [option, value] : pass) {
     ENVLOCK_TRY(check_sbatch_value(option, *value));
     if (!value->empty()) {
-      options.push_back(mustache::data(std::string(option) + "=" + *value));
+      options.push_back(std::string(option) + "=" + *value);
     }
   }
-  mustache::data data;
-  data.set("job_name", job_name);
+  json data = json::object();
+  data["job_name"] = job_name;
   // Without nodes, those of the partition, found when the script is submitted.
-  data.set("fixed_nodes", !nodes.empty());
-  data.set("node_count", std::to_string(nodes.size()));
-  data.set("partition", slurm.partition);
-  data.set("partition_q", shell_quote(slurm.partition));
-  data.set("sbatch_options", options);
-  data.set("results", results.string());
-  data.set("results_q", shell_quote(results.string()));
-  data.set("script", script.string());
+  data["fixed_nodes"] = !nodes.empty();
+  data["node_count"] = std::to_string(nodes.size());
+  data["partition"] = slurm.partition;
+  data["partition_q"] = shell_quote(slurm.partition);
+  data["sbatch_options"] = options;
+  data["results"] = results.string();
+  data["results_q"] = shell_quote(results.string());
+  data["script"] = script.string();
   return data;
 }
 
@@ -84,10 +86,6 @@ std::string host_step(const VerifyScript& job) {
 
 } // namespace
 
-std::string shell_quote(const std::string& text) {
-  return "'" + util::replace_all(text, "'", "'\\''") + "'";
-}
-
 std::string pyxis_image(const std::string& image) {
   const std::string prefix = "docker://";
   if (image.rfind(prefix, 0) != 0) {
@@ -106,51 +104,51 @@ std::string pyxis_image(const std::string& image) {
 }
 
 Result<std::string> render_verify_script(const VerifyScript& job) {
-  ENVLOCK_TRY_ASSIGN(mustache::data data,
+  ENVLOCK_TRY_ASSIGN(json data,
                      common_data(job.job_name, job.nodes, job.slurm, job.results, job.script));
   ENVLOCK_TRY(check_sbatch_value("--gres", job.gpu_request));
-  mustache::data resources{mustache::data::type::list};
+  json resources = json::array();
   if (!job.gpu_request.empty()) {
-    resources.push_back(mustache::data(job.gpu_request));
+    resources.push_back(job.gpu_request);
   }
   if (job.exclusive) {
-    resources.push_back(mustache::data(std::string("--exclusive")));
+    resources.push_back("--exclusive");
   }
-  data.set("resources", resources);
+  data["resources"] = resources;
   const bool container = job.mode == RunMode::container;
   // In the container the verifier and the lock are mounted at fixed paths; the results folder
   // at its own path, so the per-node files land in the same place either way.
   const std::string verifier = container ? "/envlock/envlock-verify" : job.verifier.string();
   const std::string lock = container ? "/envlock/lock.json" : job.lock.string();
-  data.set("verify_step", shell_quote(verify_step(job, verifier, lock)));
-  data.set("container", container);
-  data.set("mode_words",
-           container ? "inside the image (pyxis)" : "directly on the node (--no-container)");
-  data.set("image_q", shell_quote(pyxis_image(job.image)));
-  data.set("mounts_q", shell_quote(job.verifier.string() + ":/envlock/envlock-verify:ro," +
-                                   job.lock.string() + ":/envlock/lock.json:ro," +
-                                   job.results.string() + ":" + job.results.string()));
+  data["verify_step"] = shell_quote(verify_step(job, verifier, lock));
+  data["container"] = container;
+  data["mode_words"] =
+      container ? "inside the image (pyxis)" : "directly on the node (--no-container)";
+  data["image_q"] = shell_quote(pyxis_image(job.image));
+  data["mounts_q"] =
+      shell_quote(job.verifier.string() + ":/envlock/envlock-verify:ro," + job.lock.string() +
+                  ":/envlock/lock.json:ro," + job.results.string() + ":" + job.results.string());
   if (job.host_checker.empty()) {
-    data.set("host_step", false);
+    data["host_step"] = false;
   } else {
-    data.set("host_step", shell_quote(host_step(job)));
+    data["host_step"] = shell_quote(host_step(job));
   }
   return templates::render_template("fleet-verify.sbatch.mustache", data);
 }
 
 Result<std::string> render_distribute_script(const DistributeScript& job) {
-  ENVLOCK_TRY_ASSIGN(mustache::data data,
+  ENVLOCK_TRY_ASSIGN(json data,
                      common_data(job.job_name, job.nodes, job.slurm, job.results, job.script));
   const std::string out = shell_quote(job.results.string() + "/nodes") + "/\"$SLURMD_NODENAME\"";
   const std::string check = "sha256sum " + shell_quote(job.dest.string()) + " > " + out +
                             ".sha256.tmp 2> " + out + ".err; mv " + out + ".sha256.tmp " + out +
                             ".sha256";
-  data.set("source", job.source.string());
-  data.set("dest", job.dest.string());
-  data.set("source_q", shell_quote(job.source.string()));
-  data.set("dest_q", shell_quote(job.dest.string()));
-  data.set("copy", job.copy);
-  data.set("check_step", shell_quote(check));
+  data["source"] = job.source.string();
+  data["dest"] = job.dest.string();
+  data["source_q"] = shell_quote(job.source.string());
+  data["dest_q"] = shell_quote(job.dest.string());
+  data["copy"] = job.copy;
+  data["check_step"] = shell_quote(check);
   return templates::render_template("fleet-distribute.sbatch.mustache", data);
 }
 

@@ -54,9 +54,6 @@ struct DistributeScript {
   std::string job_name = "envlock-fleet-distribute";
 };
 
-// 'text' for POSIX sh, with embedded single quotes escaped.
-std::string shell_quote(const std::string& text);
-
 // Where pyxis takes an image from: a .sqsh path as is; docker://REGISTRY/REPO@DIGEST as
 // REGISTRY#REPO@DIGEST (enroot's form).
 std::string pyxis_image(const std::string& image);

@@ -2,6 +2,7 @@
 
 #include "fleet/hostlist.hpp"
 #include "fleet/node_results.hpp"
+#include "formats/squashfs_result.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
@@ -55,11 +56,6 @@ NodeCopy check_copy(const std::string& node, const NodeHash& hash, const std::st
 
 } // namespace
 
-bool DistributeReport::passed() const {
-  return std::all_of(nodes.begin(), nodes.end(),
-                     [](const NodeCopy& n) { return n.outcome == "pass"; });
-}
-
 DistributeReport check_copies(const std::map<std::string, NodeHash>& hashes,
                               const std::string& expected) {
   DistributeReport report;
@@ -73,16 +69,9 @@ DistributeReport check_copies(const std::map<std::string, NodeHash>& hashes,
 }
 
 Result<std::string> recorded_sqsh_sha256(const fs::path& result_json) {
-  ENVLOCK_TRY_ASSIGN(const auto json, util::read_json_file(result_json));
-  if (!json.is_object() || json.value("schema", "") != "envlock.squashfs-result/v1") {
-    return input_error(result_json.string() + ": not an envlock.squashfs-result/v1");
-  }
-  const auto sqsh = json.find("sqsh");
-  if (sqsh == json.end() || !sqsh->is_object() || !sqsh->contains("sha256") ||
-      !(*sqsh)["sha256"].is_string()) {
-    return input_error(result_json.string() + ": sqsh.sha256: missing");
-  }
-  return (*sqsh)["sha256"].get<std::string>();
+  ENVLOCK_TRY_ASSIGN(const formats::SquashfsResult result,
+                     formats::read_squashfs_result(result_json));
+  return result.sha256;
 }
 
 Result<DistributeReport> run_distribute(const DistributeRun& run) {
@@ -125,24 +114,11 @@ Result<DistributeReport> run_distribute(const DistributeRun& run) {
       node.reason += "; " + sbcast;
     }
   }
-  nlohmann::json json = distribute_report_to_json(report);
-  json["run"] = {{"job_id", job_id}, {"results", script.results.string()}};
-  ENVLOCK_TRY(util::write_json_file(script.results / k_distribute_report, json));
+  report.job_id = job_id;
+  report.results = script.results.string();
+  ENVLOCK_TRY(
+      formats::write_distribute_report(script.results / formats::k_distribute_report_file, report));
   return report;
-}
-
-nlohmann::json distribute_report_to_json(const DistributeReport& report) {
-  nlohmann::json nodes = nlohmann::json::array();
-  for (const auto& n : report.nodes) {
-    nodes.push_back(
-        {{"node", n.node}, {"outcome", n.outcome}, {"sha256", n.sha256}, {"reason", n.reason}});
-  }
-  return {{"schema", k_distribute_schema},
-          {"file", report.file},
-          {"dest", report.dest},
-          {"expected_sha256", report.expected},
-          {"outcome", report.passed() ? "pass" : "fail"},
-          {"nodes", nodes}};
 }
 
 std::string distribute_report_to_table(const DistributeReport& report) {
@@ -158,20 +134,14 @@ std::string distribute_report_to_table(const DistributeReport& report) {
   return out;
 }
 
-Result<std::vector<NodeVerdict>> verdicts_from_distribute(const nlohmann::json& value,
-                                                          const fs::path& origin) {
-  if (!value.is_object() || value.value("schema", "") != k_distribute_schema ||
-      !value.contains("nodes") || !value["nodes"].is_array()) {
-    return input_error(origin.string() + ": not an " + k_distribute_schema);
-  }
+std::vector<NodeVerdict> verdicts_from_distribute(const DistributeReport& report) {
   std::vector<NodeVerdict> out;
-  for (const auto& n : value["nodes"]) {
-    const std::string outcome = n.value("outcome", "");
-    const bool passed = outcome == "pass";
-    out.push_back({n.value("node", ""), passed,
-                   passed              ? ""
-                   : outcome == "fail" ? std::string(k_reason_prefix) + "image copy differs"
-                                       : std::string(k_reason_prefix) + "image copy missing"});
+  for (const auto& n : report.nodes) {
+    const bool passed = n.outcome == "pass";
+    out.push_back({n.node, passed,
+                   passed                ? ""
+                   : n.outcome == "fail" ? std::string(k_reason_prefix) + "image copy differs"
+                                         : std::string(k_reason_prefix) + "image copy missing"});
   }
   return out;
 }

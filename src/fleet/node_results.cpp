@@ -1,5 +1,7 @@
 #include "fleet/node_results.hpp"
 
+#include "formats/node_facts.hpp"
+#include "formats/report.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
@@ -45,19 +47,27 @@ NodeInput read_node(const fs::path& dir, const std::string& node) {
                                     : "no report";
     return input;
   }
-  auto report = util::read_json_file(json);
+  auto report = formats::read_report(json);
   if (!report) {
     input.problem = report.error().message;
     return input;
   }
-  if (!report->is_object() || report->value("schema", "") != "envlock.report/v1") {
-    input.problem = node + ".json: not an envlock.report/v1";
-    return input;
-  }
   input.reported = true;
   input.report = std::move(*report);
-  if (auto host = util::read_json_file(dir / (node + ".host.json")); host && host->is_object()) {
-    input.host = std::move(*host);
+  const fs::path host = dir / (node + ".host.json");
+  if (util::path_exists(host)) {
+    auto facts = formats::read_node_facts(host);
+    if (!facts) {
+      // Host checks that cannot be read fail the node; they are never left out quietly.
+      formats::CheckResult unread;
+      unread.id = "host";
+      unread.title = "Host facts and expect.host checks";
+      unread.outcome = formats::Outcome::fail;
+      unread.reason = facts.error().message;
+      input.report.checks.push_back(std::move(unread));
+    } else {
+      input.host = std::move(*facts);
+    }
   }
   return input;
 }

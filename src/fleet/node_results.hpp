@@ -20,7 +20,8 @@ std::filesystem::path nodes_dir(const std::filesystem::path& results);
 std::size_t count_done(const std::filesystem::path& results, const std::vector<std::string>& nodes);
 
 // What each of `nodes` left. A node without a readable envlock.report/v1 is not `reported`, and
-// `problem` says why ("no report", "NODE.json: not an envlock.report/v1", the verifier's exit).
+// `problem` says why ("no report", the reader's error naming NODE.json, the verifier's exit). A
+// NODE.host.json that does not read is a failed check "host" with the reader's error.
 std::vector<NodeInput> read_node_results(const std::filesystem::path& results,
                                          const std::vector<std::string>& nodes);
 

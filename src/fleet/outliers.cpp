@@ -21,21 +21,13 @@ bool is_rate(const std::string& unit) {
 
 std::map<FigureKey, Figure> rate_figures(const NodeInput& node) {
   std::map<FigureKey, Figure> out;
-  if (!node.reported || !node.report.contains("checks") || !node.report["checks"].is_array()) {
+  if (!node.reported) {
     return out;
   }
-  for (const auto& check : node.report["checks"]) {
-    if (!check.is_object() || !check.contains("figures") || !check["figures"].is_array()) {
-      continue;
-    }
-    const std::string id = check.value("id", "");
-    for (const auto& figure : check["figures"]) {
-      if (!figure.is_object() || !figure.contains("value") || !figure["value"].is_number()) {
-        continue;
-      }
-      const std::string unit = figure.value("unit", "");
-      if (is_rate(unit)) {
-        out[{id, figure.value("name", "")}] = {unit, figure["value"].get<double>()};
+  for (const auto& check : node.report.checks) {
+    for (const auto& figure : check.figures) {
+      if (is_rate(figure.unit)) {
+        out[{check.id, figure.name}] = {figure.unit, figure.value};
       }
     }
   }
@@ -44,12 +36,9 @@ std::map<FigureKey, Figure> rate_figures(const NodeInput& node) {
 
 // The node's GPU model, as its gpu.model check found it.
 std::string gpu_model(const NodeInput& node) {
-  if (!node.report.contains("checks") || !node.report["checks"].is_array()) {
-    return {};
-  }
-  for (const auto& check : node.report["checks"]) {
-    if (check.is_object() && check.value("id", "") == "gpu.model") {
-      return check.value("found", "");
+  for (const auto& check : node.report.checks) {
+    if (check.id == "gpu.model") {
+      return check.found;
     }
   }
   return {};

@@ -30,9 +30,9 @@ Status fresh_nodes_dir(const fs::path& results) {
 
 Status write_reports(const fs::path& results, const FleetReport& report,
                      const std::string& job_id) {
-  nlohmann::json json = fleet_report_to_json(report);
-  json["run"] = {{"job_id", job_id}, {"results", results.string()}};
-  ENVLOCK_TRY(util::write_json_file(results / "fleet-report.json", json));
+  FleetReport written = report;
+  written.run = {job_id, results.string()};
+  ENVLOCK_TRY(formats::write_fleet_report(results / formats::k_fleet_report_file, written));
   return util::write_file_atomic(results / "fleet-report.md", fleet_report_to_markdown(report));
 }
 

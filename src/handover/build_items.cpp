@@ -38,11 +38,12 @@ HandoverRow code_row(const Records& r) {
     row.items.push_back(derived(r.lock->record, "Build recipe",
                                 lock::recipe_to_json(*r.lock->lock.recipe).dump(), "recipe"));
   } else {
-    row.items.push_back(pick(r.provenance, "Build recipe",
-                             {"predicate.buildDefinition.buildType", "predicate.buildType"}));
+    row.items.push_back(from_record(r.provenance, "Build recipe",
+                                    "predicate.buildDefinition.buildType",
+                                    [](const formats::Statement& s) { return s.build_type; }));
   }
-  row.items.push_back(
-      pick(r.provenance, "Builder", {"predicate.runDetails.builder.id", "predicate.builder.id"}));
+  row.items.push_back(from_record(r.provenance, "Builder", "predicate.runDetails.builder.id",
+                                  [](const formats::Statement& s) { return s.builder_id; }));
   return row;
 }
 
@@ -58,13 +59,19 @@ HandoverRow image_row(const Records& r) {
                 [](const lock::Lock& l) { return l.base_image.digest; }),
       from_lock(r.lock, "Base image platform manifest", "base_image.platform_digest",
                 [](const lock::Lock& l) { return l.base_image.platform_digest; }),
-      pick(r.build_result, "Built image", {"reference", "image", "image_ref", "name"}),
-      pick(r.build_result, "Built image digest",
-           {"digest", "image_digest", "manifest_digest", "image.digest"}),
-      pick(r.provenance, "Provenance subject digest",
-           {"subject.0.digest.sha256", "subject_digest"}),
-      pick(r.squashfs_result, "Squashfs file", {"path", "file", "output", "name"}),
-      pick(r.squashfs_result, "Squashfs sha256", {"sha256", "file_sha256", "digest"}),
+      from_record(r.build_result, "Built image", "image.reference",
+                  [](const formats::BuildResult& b) { return b.reference(); }),
+      from_record(r.build_result, "Built image digest", "image.digest",
+                  [](const formats::BuildResult& b) { return b.digest; }),
+      from_record(r.provenance, "Provenance subject digest", "subject[0].digest.sha256",
+                  [](const formats::Statement& s) {
+                    const auto sha = s.subjects.front().digest.find("sha256");
+                    return sha == s.subjects.front().digest.end() ? std::string() : sha->second;
+                  }),
+      from_record(r.squashfs_result, "Squashfs file", "sqsh.file",
+                  [](const formats::SquashfsResult& q) { return q.file_name; }),
+      from_record(r.squashfs_result, "Squashfs sha256", "sqsh.sha256",
+                  [](const formats::SquashfsResult& q) { return q.sha256; }),
   };
   return row;
 }

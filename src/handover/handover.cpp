@@ -1,7 +1,6 @@
 #include "handover/handover.hpp"
 
 #include "handover/items.hpp"
-#include "handover/json_pick.hpp"
 
 namespace envlock::handover {
 
@@ -9,18 +8,6 @@ namespace detail {
 
 HandoverItem missing(const std::string& label) {
   return {label, std::nullopt, ""};
-}
-
-HandoverItem pick(const std::optional<Record>& record, const std::string& label,
-                  const std::vector<std::string>& paths) {
-  if (!record) {
-    return missing(label);
-  }
-  const auto found = pick_text(record->json, paths);
-  if (!found) {
-    return missing(label);
-  }
-  return {label, found->first, record->name + ": " + found->second};
 }
 
 HandoverItem from_lock(const std::optional<LockRecord>& record, const std::string& label,
@@ -40,12 +27,12 @@ HandoverItem fact(const Records& records, const std::string& label, const std::s
   if (!records.node) {
     return missing(label);
   }
-  const nlohmann::json& facts = records.node->json.value("facts", nlohmann::json::object());
+  const auto& facts = records.node->value.facts;
   const auto it = facts.find(key);
-  if (it == facts.end() || !it->is_object() || !it->value("value", nlohmann::json()).is_string()) {
+  if (it == facts.end() || !it->second.value) {
     return missing(label);
   }
-  return {label, (*it)["value"].get<std::string>(), records.node->name + ": facts[" + key + "]"};
+  return {label, *it->second.value, records.node->record.name + ": facts[" + key + "]"};
 }
 
 HandoverItem derived(const Record& record, const std::string& label, const std::string& value,

@@ -15,34 +15,44 @@ namespace {
 
 constexpr std::uintmax_t k_record_limit = 64U << 20U;
 
-Result<Record> read_record(const std::string& role, const fs::path& path) {
+// The file's identity and its JSON.
+struct File {
+  Record record;
+  nlohmann::json value;
+};
+
+Result<File> read_file(const std::string& role, const fs::path& path) {
   ENVLOCK_TRY_ASSIGN(const std::string bytes, util::read_file_limited(path, k_record_limit));
   ENVLOCK_TRY_ASSIGN(nlohmann::json value, util::parse_json(bytes, path.string()));
-  if (!value.is_object()) {
-    return input_error(path.string() + ": not a JSON object");
-  }
-  return Record{role, path.filename().string(), util::sha256_hex(bytes), std::move(value)};
+  return File{Record{role, path.filename().string(), util::sha256_hex(bytes)}, std::move(value)};
 }
 
-Result<std::optional<Record>> read_optional(const std::string& role, const fs::path& path) {
+template <class T> Result<Read<T>> read_typed(const std::string& role, const fs::path& path) {
+  ENVLOCK_TRY_ASSIGN(File file, read_file(role, path));
+  ENVLOCK_TRY_ASSIGN(T value, formats::from_json<T>(file.value, path.string()));
+  return Read<T>{std::move(file.record), std::move(value)};
+}
+
+template <class T>
+Result<std::optional<Read<T>>> read_optional(const std::string& role, const fs::path& path) {
   if (path.empty()) {
-    return std::optional<Record>();
+    return std::optional<Read<T>>();
   }
-  ENVLOCK_TRY_ASSIGN(Record r, read_record(role, path));
-  return std::optional<Record>(std::move(r));
+  ENVLOCK_TRY_ASSIGN(Read<T> read, read_typed<T>(role, path));
+  return std::optional<Read<T>>(std::move(read));
 }
 
 Result<std::optional<LockRecord>> read_lock_record(const std::string& role, const fs::path& path) {
   if (path.empty()) {
     return std::optional<LockRecord>();
   }
-  ENVLOCK_TRY_ASSIGN(Record record, read_record(role, path));
-  ENVLOCK_TRY_ASSIGN(lock::Lock lock, lock::from_json(record.json, path.string()));
-  return std::optional<LockRecord>(LockRecord{std::move(record), std::move(lock)});
+  ENVLOCK_TRY_ASSIGN(File file, read_file(role, path));
+  ENVLOCK_TRY_ASSIGN(lock::Lock lock, lock::from_json(file.value, path.string()));
+  return std::optional<LockRecord>(LockRecord{std::move(file.record), std::move(lock)});
 }
 
-Result<std::vector<Record>> read_reports(const fs::path& dir) {
-  std::vector<Record> out;
+Result<std::vector<Read<formats::Report>>> read_reports(const fs::path& dir) {
+  std::vector<Read<formats::Report>> out;
   if (dir.empty()) {
     return out;
   }
@@ -58,7 +68,7 @@ Result<std::vector<Record>> read_reports(const fs::path& dir) {
   }
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
-    ENVLOCK_TRY_ASSIGN(Record r, read_record("report", f));
+    ENVLOCK_TRY_ASSIGN(Read<formats::Report> r, read_typed<formats::Report>("report", f));
     out.push_back(std::move(r));
   }
   return out;
@@ -71,19 +81,26 @@ std::vector<const Record*> Records::all() const {
   if (lock) {
     out.push_back(&lock->record);
   }
-  for (const auto* r : {&provenance, &build_result, &squashfs_result, &node}) {
-    if (r->has_value()) {
-      out.push_back(&**r);
-    }
+  if (provenance) {
+    out.push_back(&provenance->record);
+  }
+  if (build_result) {
+    out.push_back(&build_result->record);
+  }
+  if (squashfs_result) {
+    out.push_back(&squashfs_result->record);
+  }
+  if (node) {
+    out.push_back(&node->record);
   }
   for (const auto& r : reports) {
-    out.push_back(&r);
+    out.push_back(&r.record);
   }
   if (previous_lock) {
     out.push_back(&previous_lock->record);
   }
   if (rollback) {
-    out.push_back(&*rollback);
+    out.push_back(&rollback->record);
   }
   return out;
 }
@@ -91,18 +108,17 @@ std::vector<const Record*> Records::all() const {
 Result<Records> read_records(const RecordPaths& paths) {
   Records r;
   ENVLOCK_TRY_ASSIGN(r.lock, read_lock_record("lock", paths.lock));
-  ENVLOCK_TRY_ASSIGN(r.provenance, read_optional("provenance", paths.provenance));
-  ENVLOCK_TRY_ASSIGN(r.build_result, read_optional("build-result", paths.build_result));
-  ENVLOCK_TRY_ASSIGN(r.squashfs_result, read_optional("squashfs-result", paths.squashfs_result));
-  ENVLOCK_TRY_ASSIGN(r.node, read_optional("node", paths.node));
+  ENVLOCK_TRY_ASSIGN(r.provenance,
+                     read_optional<formats::Statement>("provenance", paths.provenance));
+  ENVLOCK_TRY_ASSIGN(r.build_result,
+                     read_optional<formats::BuildResult>("build-result", paths.build_result));
+  ENVLOCK_TRY_ASSIGN(r.squashfs_result, read_optional<formats::SquashfsResult>(
+                                            "squashfs-result", paths.squashfs_result));
+  ENVLOCK_TRY_ASSIGN(r.node, read_optional<formats::NodeFacts>("node", paths.node));
   ENVLOCK_TRY_ASSIGN(r.reports, read_reports(paths.reports_dir));
   ENVLOCK_TRY_ASSIGN(r.previous_lock, read_lock_record("previous-lock", paths.previous_lock));
-  ENVLOCK_TRY_ASSIGN(r.rollback, read_optional("rollback", paths.rollback));
-  if (r.rollback && r.rollback->json.value("schema", "") != "envlock.rollback-report/v1") {
-    return input_error(paths.rollback.string() +
-                       ": not a rollback report (schema envlock.rollback-report/v1): write it "
-                       "with envlock rollback check --json");
-  }
+  ENVLOCK_TRY_ASSIGN(r.rollback,
+                     read_optional<formats::RollbackReport>("rollback", paths.rollback));
   return r;
 }
 

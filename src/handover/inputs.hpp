@@ -1,13 +1,19 @@
 // The records a handover is assembled from (lock, provenance, build and squashfs results, node
-// facts, verification reports, the previous lock), named by file name only. The locks are read
-// typed (lock::Lock); the other records, whose shape other tools may extend, as JSON.
+// facts, verification reports, the previous lock, the rollback report), named by file name
+// only. Every record is read typed, by its own reader (lock/lock.hpp, formats/*.hpp): a record
+// that is not what its option names is refused with the reader's words, never guessed at.
 #pragma once
 
+#include "formats/build_result.hpp"
+#include "formats/node_facts.hpp"
+#include "formats/provenance.hpp"
+#include "formats/report.hpp"
+#include "formats/rollback_report.hpp"
+#include "formats/squashfs_result.hpp"
 #include "lock/lock.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,12 +21,17 @@
 namespace envlock::handover {
 
 // One record file: its role ("lock", "provenance", ...), its file name (never a full path, so the
-// handover does not depend on where the files lie), the sha256 of its bytes and its JSON.
+// handover does not depend on where the files lie) and the sha256 of its bytes.
 struct Record {
   std::string role;
   std::string name;
   std::string sha256;
-  nlohmann::json json;
+};
+
+// A record file and what it holds, read by the record's own reader.
+template <class T> struct Read {
+  Record record;
+  T value;
 };
 
 // A lock record: the file, and the lock read from it.
@@ -38,26 +49,26 @@ struct RecordPaths {
   std::filesystem::path node;
   std::filesystem::path reports_dir; // every *.json in it, sorted by name
   std::filesystem::path previous_lock;
-  std::filesystem::path rollback; // envlock rollback check --json (envlock.rollback-report/v1)
+  std::filesystem::path rollback; // envlock rollback check -o FILE (envlock.rollback-report/v1)
 };
 
 struct Records {
   std::optional<LockRecord> lock;
-  std::optional<Record> provenance;
-  std::optional<Record> build_result;
-  std::optional<Record> squashfs_result;
-  std::optional<Record> node;
-  std::vector<Record> reports;
+  std::optional<Read<formats::Statement>> provenance;
+  std::optional<Read<formats::BuildResult>> build_result;
+  std::optional<Read<formats::SquashfsResult>> squashfs_result;
+  std::optional<Read<formats::NodeFacts>> node;
+  std::vector<Read<formats::Report>> reports;
   std::optional<LockRecord> previous_lock;
-  std::optional<Record> rollback;
+  std::optional<Read<formats::RollbackReport>> rollback;
 
   // Every record read, in a fixed order (for the handover's list of sources).
   [[nodiscard]] std::vector<const Record*> all() const;
 };
 
-// Reads the given files. Fails with an input error when a given file is missing, is not a JSON
-// object, is a lock that does not read as one (lock::from_json's error), or when the reports
-// folder cannot be listed.
+// Reads the given files. Fails with an input error when a given file is missing or does not read
+// as the record its option names (the reader's error, naming the file and the field), or when
+// the reports folder cannot be listed.
 Result<Records> read_records(const RecordPaths& paths);
 
 } // namespace envlock::handover

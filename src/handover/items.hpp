@@ -12,17 +12,27 @@ namespace envlock::handover::detail {
 // A missing item.
 HandoverItem missing(const std::string& label);
 
-// The first of `paths` in `record` that holds text, or a missing item.
-HandoverItem pick(const std::optional<Record>& record, const std::string& label,
-                  const std::vector<std::string>& paths);
+// A typed field of a record (`value` reads it, `field` names it): missing when there is no such
+// record or the value is empty.
+template <class T, class F>
+HandoverItem from_record(const std::optional<Read<T>>& read, const std::string& label,
+                         const std::string& field, F value) {
+  if (!read) {
+    return missing(label);
+  }
+  std::string text = value(read->value);
+  if (text.empty()) {
+    return missing(label);
+  }
+  return {label, std::move(text), read->record.name + ": " + field};
+}
 
-// A typed field of a lock record (`value` reads it, `field` names it): missing when there is no
-// such lock or the value is empty.
+// A typed field of a lock record, like from_record.
 HandoverItem from_lock(const std::optional<LockRecord>& record, const std::string& label,
                        const std::string& field,
                        const std::function<std::string(const lock::Lock&)>& value);
 
-// A fact of the node facts record (facts.KEY.value), or a missing item.
+// A fact of the node facts record (facts[KEY].value), or a missing item.
 HandoverItem fact(const Records& records, const std::string& label, const std::string& key);
 
 // A value computed from one record's field(s), with that source.

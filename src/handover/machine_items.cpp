@@ -15,20 +15,21 @@ HandoverItem node_health(const Records& records) {
   if (!records.node) {
     return missing(label);
   }
-  const auto checks = records.node->json.value("checks", nlohmann::json::array());
+  const auto& checks = records.node->value.checks;
   std::vector<std::string> failures;
   std::size_t judged = 0;
   std::size_t warnings = 0;
-  for (const auto& check : checks) {
-    if (!check.is_object() || check.value("id", "").rfind("health.", 0) != 0) {
+  for (const formats::CheckResult& check : checks ? *checks : std::vector<formats::CheckResult>()) {
+    if (!check.id.starts_with("health.")) {
       continue;
     }
     ++judged;
-    const std::string outcome = check.value("outcome", "");
-    if (outcome == "fail") {
-      const auto details = check.value("details", nlohmann::json::object());
-      failures.push_back(details.value("drain", check.value("id", "?") + std::string(" failed")));
-    } else if (outcome == "pass" && check.value("reason", "").rfind("warning: ", 0) == 0) {
+    if (check.outcome == formats::Outcome::fail) {
+      const auto drain = check.details.find("drain");
+      failures.push_back(drain != check.details.end() && drain->is_string()
+                             ? drain->get<std::string>()
+                             : check.id + " failed");
+    } else if (check.outcome == formats::Outcome::pass && check.reason.starts_with("warning: ")) {
       ++warnings;
     }
   }
@@ -46,7 +47,7 @@ HandoverItem node_health(const Records& records) {
                       : std::string()) +
         ")";
   }
-  return {label, value, records.node->name + ": checks[health.*]"};
+  return {label, value, records.node->record.name + ": checks[health.*]"};
 }
 
 } // namespace

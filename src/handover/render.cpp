@@ -1,12 +1,11 @@
 #include "handover/render.hpp"
+#include "formats/schemas.hpp"
 
 #include "template/store.hpp"
 #include "util/json.hpp"
 #include "util/strings.hpp"
 
 namespace envlock::handover {
-
-namespace mu = kainjow::mustache;
 
 namespace {
 
@@ -25,39 +24,35 @@ std::string md_cell(const std::string& text) {
   return util::replace_all(util::replace_all(text, "|", "\\|"), "\n", " ");
 }
 
-mu::data template_data(const Handover& h, const Records& records, HandoverFormat format) {
+nlohmann::json template_data(const Handover& h, const Records& records, HandoverFormat format) {
   auto cell = [format](const std::string& s) {
     return format == HandoverFormat::markdown ? md_cell(s) : s;
   };
-  mu::list rows;
+  nlohmann::json rows = nlohmann::json::array();
   std::size_t number = 0;
   for (const auto& row : h.rows) {
-    mu::list items;
+    nlohmann::json items = nlohmann::json::array();
     for (const auto& item : row.items) {
-      mu::object o{{"label", cell(item.label)},
-                   {"value", cell(item.value.value_or("missing"))},
-                   {"source", cell(item.source)}};
-      o["missing"] = mu::data(!item.value.has_value());
-      items.emplace_back(o);
+      items.push_back({{"label", cell(item.label)},
+                       {"value", cell(item.value.value_or("missing"))},
+                       {"source", cell(item.source)},
+                       {"missing", !item.value.has_value()}});
     }
-    rows.emplace_back(mu::object{{"number", std::to_string(++number)},
-                                 {"id", row.id},
-                                 {"title", row.title},
-                                 {"purpose", row.purpose},
-                                 {"items", items}});
+    rows.push_back({{"number", std::to_string(++number)},
+                    {"id", row.id},
+                    {"title", row.title},
+                    {"purpose", row.purpose},
+                    {"items", items}});
   }
-  mu::list files;
+  nlohmann::json files = nlohmann::json::array();
   for (const Record* r : records.all()) {
-    files.emplace_back(
-        mu::object{{"role", r->role}, {"name", cell(r->name)}, {"sha256", r->sha256}});
+    files.push_back({{"role", r->role}, {"name", cell(r->name)}, {"sha256", r->sha256}});
   }
-  mu::data data;
-  data.set("rows", rows);
-  data.set("records", files);
-  data.set("has_records", mu::data(!files.empty()));
-  data.set("no_records", mu::data(files.empty()));
-  data.set("missing_count", std::to_string(missing_count(h)));
-  return data;
+  return {{"rows", rows},
+          {"records", files},
+          {"has_records", !files.empty()},
+          {"no_records", files.empty()},
+          {"missing_count", std::to_string(missing_count(h))}};
 }
 
 } // namespace
@@ -93,7 +88,7 @@ nlohmann::json handover_to_json(const Handover& h, const Records& records) {
   for (const Record* r : records.all()) {
     files.push_back({{"role", r->role}, {"name", r->name}, {"sha256", r->sha256}});
   }
-  return {{"schema", "envlock.handover/v1"},
+  return {{"schema", formats::k_handover_schema},
           {"records", files},
           {"rows", rows},
           {"missing", missing_count(h)}};
@@ -107,7 +102,8 @@ Result<std::string> render_handover(const Handover& h, const Records& records,
   case HandoverFormat::markdown:
     return templates::render_template("handover.md.mustache", template_data(h, records, format));
   case HandoverFormat::html:
-    return templates::render_template("handover.html.mustache", template_data(h, records, format));
+    return templates::render_html_template("handover.html.mustache",
+                                           template_data(h, records, format));
   }
   return env_error("unknown handover format");
 }

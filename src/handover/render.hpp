@@ -1,5 +1,5 @@
 // The handover record on disk: Markdown (templates/handover.md.mustache), a self-contained HTML
-// page (templates/handover.html.mustache) or canonical JSON ("envlock.handover/v1"). Pure
+// page (templates/handover.html.mustache) or canonical JSON (envlock.handover/v1). Pure
 // functions of the handover and its records, so the same records give the same bytes.
 #pragma once
 

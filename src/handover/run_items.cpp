@@ -1,22 +1,17 @@
 // Handover rows 5 to 7: the training sample, the procedure and its results, and the way back.
 #include "handover/items.hpp"
-#include "handover/json_pick.hpp"
 #include "util/strings.hpp"
 
 namespace envlock::handover::detail {
 
 namespace {
 
-// "pass: 12 passed, 0 failed, 1 skipped" from an envlock.report/v1 object; "" if it has none.
-std::string report_summary(const nlohmann::json& report) {
-  const auto outcome = pick_text(report, {"outcome"});
-  const nlohmann::json* s = json_at(report, "summary");
-  if (!outcome || s == nullptr || !s->is_object()) {
-    return outcome ? outcome->first : "";
-  }
-  return outcome->first + ": " + std::to_string(s->value("passed", 0)) + " passed, " +
-         std::to_string(s->value("failed", 0)) + " failed, " +
-         std::to_string(s->value("skipped", 0)) + " skipped";
+// "pass: 12 passed, 0 failed, 1 skipped": a verification report's outcome and summary.
+std::string report_summary(const formats::Report& report) {
+  const formats::Summary s = formats::summarize(report.checks);
+  return std::string(s.failed > 0 ? "fail" : "pass") + ": " + std::to_string(s.passed) +
+         " passed, " + std::to_string(s.failed) + " failed, " + std::to_string(s.skipped) +
+         " skipped";
 }
 
 // A number as the manifest declared it: 1e-06, 0.001, 100.
@@ -78,18 +73,17 @@ std::string pass_criteria(const lock::Expect& e) {
   return util::join(parts, "; ");
 }
 
-// "pass: 5 passed, 0 failed, 0 not checked; checked 2026-12-01T18:00:00Z" from an
-// envlock.rollback-report/v1 object.
-std::string rollback_summary(const nlohmann::json& report) {
-  std::string out = report.value("outcome", "");
-  const nlohmann::json* s = json_at(report, "summary");
-  if (s != nullptr && s->is_object()) {
-    out += ": " + std::to_string(s->value("passed", 0)) + " passed, " +
-           std::to_string(s->value("failed", 0)) + " failed, " +
-           std::to_string(s->value("errors", 0)) + " not checked";
-  }
-  if (const auto at = pick_text(report, {"run.checked_at"})) {
-    out += "; checked " + at->first;
+// "pass: 5 passed, 0 failed, 0 not checked; checked 2026-12-01T18:00:00Z": a rollback report's
+// outcome, summary and time.
+std::string rollback_summary(const formats::RollbackReport& report) {
+  using formats::RollbackOutcome;
+  std::string out =
+      std::string(formats::to_string(formats::outcome_of(report))) + ": " +
+      std::to_string(formats::count_outcome(report, RollbackOutcome::pass)) + " passed, " +
+      std::to_string(formats::count_outcome(report, RollbackOutcome::fail)) + " failed, " +
+      std::to_string(formats::count_outcome(report, RollbackOutcome::error)) + " not checked";
+  if (!report.checked_at.empty()) {
+    out += "; checked " + report.checked_at;
   }
   return out;
 }
@@ -178,10 +172,8 @@ HandoverRow procedure_row(const Records& r) {
     row.items.push_back(missing("Test logs"));
   }
   for (const auto& report : r.reports) {
-    const std::string summary = report_summary(report.json);
-    row.items.push_back(
-        summary.empty() ? missing("Test log " + report.name)
-                        : derived(report, "Test log " + report.name, summary, "outcome, summary"));
+    row.items.push_back(derived(report.record, "Test log " + report.record.name,
+                                report_summary(report.value), "outcome, summary"));
   }
   return row;
 }
@@ -204,29 +196,25 @@ HandoverRow rollback_row(const Records& r) {
     row.items.push_back(missing("Previous lock sha256"));
   }
   if (r.rollback) {
-    const nlohmann::json& report = r.rollback->json;
-    if (const auto image = pick_text(report, {"previous.image"})) {
-      row.items.push_back(
-          derived(*r.rollback, "Previous image digest", image->first, "previous.image"));
+    const formats::RollbackReport& report = r.rollback->value;
+    if (!report.previous_image.empty()) {
+      row.items.push_back(derived(r.rollback->record, "Previous image digest",
+                                  report.previous_image, "previous.image"));
     }
-    row.items.push_back(derived(*r.rollback, "Rollback check", rollback_summary(report),
+    row.items.push_back(derived(r.rollback->record, "Rollback check", rollback_summary(report),
                                 "outcome, summary, run.checked_at"));
   } else {
     row.items.push_back(missing("Rollback check"));
   }
   bool found = false;
   for (const auto& report : r.reports) {
-    const nlohmann::json* checks = json_at(report.json, "checks");
-    if (checks == nullptr || !checks->is_array()) {
-      continue;
-    }
-    for (std::size_t i = 0; i < checks->size(); ++i) {
-      const auto id = pick_text((*checks)[i], {"id"});
-      const auto outcome = pick_text((*checks)[i], {"outcome"});
-      if (id && outcome &&
-          (id->first.rfind("resume", 0) == 0 || id->first.rfind("checkpoint.", 0) == 0)) {
-        row.items.push_back(derived(report, "Checkpoint compatibility (" + id->first + ")",
-                                    outcome->first, "checks[" + std::to_string(i) + "].outcome"));
+    const auto& checks = report.value.checks;
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      const std::string& id = checks[i].id;
+      if (id.starts_with("resume") || id.starts_with("checkpoint.")) {
+        row.items.push_back(derived(report.record, "Checkpoint compatibility (" + id + ")",
+                                    formats::to_string(checks[i].outcome),
+                                    "checks[" + std::to_string(i) + "].outcome"));
         found = true;
       }
     }

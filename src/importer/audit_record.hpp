@@ -6,6 +6,7 @@
 // what `envlock importer log --job 1234` answers "which image did job 1234 run?" from.
 #pragma once
 
+#include "formats/schemas.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 
 namespace envlock::importer {
 
-inline constexpr const char* k_audit_schema = "envlock.importer-audit/v1";
+inline constexpr const char* k_audit_schema = formats::k_importer_audit_schema;
 
 // How a command ended: "ok", "refused" (a check failed: exit 1) or "failed" (exit 2 or 3).
 enum class AuditOutcome { ok, refused, failed };

@@ -1,5 +1,6 @@
 #include "importer/cache.hpp"
 
+#include "formats/image_record.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -72,7 +73,7 @@ fs::path Cache::image(const std::string& key) const {
 }
 
 fs::path Cache::record(const std::string& key) const {
-  return m_dir / "images" / (key + ".sqsh.json");
+  return formats::image_record_path_for(image(key));
 }
 
 fs::path Cache::lock(const std::string& key) const {

@@ -1,6 +1,6 @@
 // The importer's cache on a node: CACHE/UID/, one per user, because Pyxis runs the importer as
 // the job's user and one user must not be able to replace another's images. Inside:
-//   images/KEY.sqsh, images/KEY.sqsh.json   an image and its record (record.hpp)
+//   images/KEY.sqsh, images/KEY.sqsh.json   an image and its record (formats/image_record.hpp)
 //   locks/KEY.lock                           the flock concurrent gets of KEY take
 //   stamps/HASH.json                         verified stamps (stamp.hpp)
 //   holds/JOB.STEP.KEY                       a job step using KEY, from get to release

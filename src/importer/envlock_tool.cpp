@@ -71,7 +71,7 @@ std::vector<std::string> registry_arguments(const oci::RegistryOptions& options)
   return args;
 }
 
-Result<squashfs::SquashResult>
+Result<formats::SquashfsResult>
 run_squashfs(const fs::path& tool, const SquashRequest& request,
              const std::function<void(const std::string&)>& on_warning) {
   std::vector<std::string> argv = {tool.string(),
@@ -98,7 +98,7 @@ run_squashfs(const fs::path& tool, const SquashRequest& request,
   if (run.exit_code != 0) {
     return failure("envlock squashfs", run);
   }
-  return squashfs::read_result(request.result);
+  return formats::read_squashfs_result(request.result);
 }
 
 Result<Resolution> run_resolve(const fs::path& tool, const oci::ImageRef& image,

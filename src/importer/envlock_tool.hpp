@@ -5,10 +5,10 @@
 // envlock-importer is what lets a cached get start in a few milliseconds.
 #pragma once
 
+#include "formats/squashfs_result.hpp"
 #include "oci/image_ref.hpp"
 #include "oci/registry.hpp"
 #include "squashfs/mksquashfs.hpp"
-#include "squashfs/squash_result.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
@@ -38,7 +38,7 @@ struct SquashRequest {
 // Runs `envlock squashfs` for the request (killed if this process dies) and reads the result
 // file it wrote. `on_warning` hears its warnings. Its failures keep its exit code and message:
 // "envlock squashfs: MESSAGE".
-Result<squashfs::SquashResult>
+Result<formats::SquashfsResult>
 run_squashfs(const std::filesystem::path& tool, const SquashRequest& request,
              const std::function<void(const std::string&)>& on_warning);
 

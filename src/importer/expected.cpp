@@ -14,43 +14,41 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view k_result_name = "squashfs-result.json";
-constexpr std::string_view k_result_suffix = ".squashfs-result.json";
 constexpr std::string_view k_envelope_name = "provenance.dsse.json";
 
-bool is_result_name(const std::string& name) {
-  return name == k_result_name || name.ends_with(k_result_suffix);
+void read_distributed(const fs::path& dir, const fs::path& path, SqshDirScan& scan) {
+  auto result = formats::read_squashfs_result(path);
+  if (!result) {
+    scan.warnings.push_back(result.error().message + "; record ignored");
+    return;
+  }
+  if (result->file_name.empty() || result->file_name.find('/') != std::string::npos) {
+    scan.warnings.push_back(path.string() + ": sqsh.file: not a file name; record ignored");
+    return;
+  }
+  scan.records.push_back({path, dir / result->file_name, *result});
 }
 
+// The squashfs results of `dir` and, at depth 0, of its immediate subfolders, in path order.
 void scan_folder(const fs::path& dir, SqshDirScan& scan, int depth) {
+  std::vector<fs::path> entries = formats::squashfs_results_in(dir);
   std::error_code ec;
-  std::vector<fs::path> entries;
   for (const auto& item : fs::directory_iterator(dir, ec)) {
-    entries.push_back(item.path());
+    if (depth == 0 && item.is_directory(ec)) {
+      entries.push_back(item.path());
+    }
   }
   std::sort(entries.begin(), entries.end());
   for (const auto& path : entries) {
-    if (depth == 0 && fs::is_directory(path, ec)) {
+    if (fs::is_directory(path, ec)) {
       scan_folder(path, scan, depth + 1);
-      continue;
+    } else {
+      read_distributed(dir, path, scan);
     }
-    if (!is_result_name(path.filename().string()) || !fs::is_regular_file(path, ec)) {
-      continue;
-    }
-    auto result = squashfs::read_result(path);
-    if (!result) {
-      scan.warnings.push_back(result.error().message + "; record ignored");
-      continue;
-    }
-    if (result->file_name.empty() || result->file_name.find('/') != std::string::npos) {
-      scan.warnings.push_back(path.string() + ": sqsh.file: not a file name; record ignored");
-      continue;
-    }
-    scan.records.push_back({path, dir / result->file_name, *result});
   }
 }
 
-bool made_like(const squashfs::SquashResult& r, const Pin& pin) {
+bool made_like(const formats::SquashfsResult& r, const Pin& pin) {
   return r.manifest_digest == pin.platform_digest &&
          (r.platform.empty() || r.platform == pin.platform) &&
          r.squash_options == pin.settings.squash_options &&
@@ -193,16 +191,11 @@ Result<Expectation> expectation_for(const Pin& pin, const ImporterConfig& config
 }
 
 std::optional<Distributed> record_beside(const fs::path& path) {
-  for (const auto& candidate : squashfs::result_candidates(path)) {
-    if (!util::path_exists(candidate)) {
-      continue;
-    }
-    auto result = squashfs::read_result(candidate);
-    if (result && result->file_name == path.filename().string()) {
-      return Distributed{candidate, path, *result};
-    }
+  auto found = formats::find_squashfs_result_beside(path);
+  if (!found) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  return Distributed{found->path, path, std::move(found->result)};
 }
 
 } // namespace envlock::importer

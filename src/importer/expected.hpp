@@ -11,9 +11,9 @@
 // Without either, nothing records the image: the first import is what later gets check against.
 #pragma once
 
+#include "formats/squashfs_result.hpp"
 #include "importer/config.hpp"
 #include "importer/pins.hpp"
-#include "squashfs/squash_result.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -28,7 +28,7 @@ namespace envlock::importer {
 struct Distributed {
   std::filesystem::path record; // the result file
   std::filesystem::path sqsh;   // its sqsh.file in the same folder (it may be absent)
-  squashfs::SquashResult result;
+  formats::SquashfsResult result;
 };
 
 struct SqshDirScan {
@@ -55,8 +55,8 @@ struct Expectation {
 Result<Expectation> expectation_for(const Pin& pin, const ImporterConfig& config,
                                     const SqshDirScan& scan);
 
-// The record of the .sqsh at `path`: a squashfs-result.json beside it whose sqsh.file is its
-// file name (or NAME.squashfs-result.json for NAME.sqsh). Nothing when there is none.
+// The record of the .sqsh at `path`: the squashfs result beside it that describes it
+// (formats::find_squashfs_result_beside). Nothing when there is none.
 std::optional<Distributed> record_beside(const std::filesystem::path& path);
 
 } // namespace envlock::importer

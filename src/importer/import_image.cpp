@@ -2,6 +2,7 @@
 
 #include "importer/envlock_tool.hpp"
 #include "importer/stamp.hpp"
+#include "util/fs.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -14,37 +15,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Removes the import folder when the import ends, however it ends (short of SIGKILL).
-class StageFolder {
-public:
-  explicit StageFolder(fs::path path) : m_path(std::move(path)) {}
-  StageFolder(const StageFolder&) = delete;
-  StageFolder& operator=(const StageFolder&) = delete;
-  ~StageFolder() {
-    std::error_code ec;
-    fs::remove_all(m_path, ec);
-  }
-  [[nodiscard]] const fs::path& path() const { return m_path; }
-
-private:
-  fs::path m_path;
-};
-
-Result<fs::path> make_stage(const Cache& cache, const std::string& key) {
-  std::string pattern =
-      (cache.tmp() / (key + "." + std::to_string(::getpid()) + ".XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    return env_error(cache.tmp().string() +
-                     ": cannot create an import folder: " + std::strerror(errno));
-  }
-  return fs::path(pattern);
+// The folder an import is made in: CACHE/tmp/KEY.PID.XXXXXX, so that a later get knows whose it
+// is (remove_stale_imports); removed when the import ends, however it ends (short of SIGKILL).
+Result<util::TempDir> make_stage(const Cache& cache, const std::string& key) {
+  return util::TempDir::create_in(cache.tmp(), key + "." + std::to_string(::getpid()));
 }
 
 } // namespace
 
-ImageRecord image_record_for(const Pin& pin, const Expectation& expected, const std::string& key,
-                             const squashfs::SquashResult& r) {
-  ImageRecord record;
+formats::ImageRecord image_record_for(const Pin& pin, const Expectation& expected,
+                                      const std::string& key, const formats::SquashfsResult& r) {
+  formats::ImageRecord record;
   record.name = pin.image.name();
   record.tag = pin.image.tag;
   record.digest = pin.image.digest;
@@ -63,11 +44,10 @@ ImageRecord image_record_for(const Pin& pin, const Expectation& expected, const 
   return record;
 }
 
-Result<ImageRecord> import_image(const ImportJob& job) {
+Result<formats::ImageRecord> import_image(const ImportJob& job) {
   const Cache& cache = *job.cache;
   remove_stale_imports(cache, job.key);
-  ENVLOCK_TRY_ASSIGN(const fs::path stage_path, make_stage(cache, job.key));
-  const StageFolder stage(stage_path);
+  ENVLOCK_TRY_ASSIGN(const util::TempDir stage, make_stage(cache, job.key));
 
   oci::ImageRef ref = job.pin.image;
   ref.tag.clear();
@@ -79,22 +59,22 @@ Result<ImageRecord> import_image(const ImportJob& job) {
   squash.platform = job.pin.platform;
   squash.settings = job.pin.settings;
   squash.output = stage.path() / (job.key + ".sqsh");
-  squash.result = stage.path() / "squashfs-result.json";
+  squash.result = stage.path() / formats::k_squashfs_result_file;
   squash.scratch = stage.path();
   squash.registry = job.registry;
-  ENVLOCK_TRY_ASSIGN(const squashfs::SquashResult result,
+  ENVLOCK_TRY_ASSIGN(const formats::SquashfsResult result,
                      run_squashfs(tool, squash, [&](const std::string& warning) {
                        job.note("warning: " + warning);
                      }));
-  const ImageRecord record = image_record_for(job.pin, job.expected, job.key, result);
+  const formats::ImageRecord record = image_record_for(job.pin, job.expected, job.key, result);
   if (!job.expected.sha256.empty() && record.sha256 != job.expected.sha256) {
-    ENVLOCK_TRY(write_record(squash.output.string() + ".json", record));
+    ENVLOCK_TRY(formats::write_image_record(formats::image_record_path_for(squash.output), record));
     ENVLOCK_TRY_ASSIGN(const fs::path moved, quarantine_image(cache, job.key, squash.output));
     return check_failed(ref.to_string() + ": the imported .sqsh has sha256 " + record.sha256 +
                         ", expected " + job.expected.sha256 + " (from " + job.expected.source +
                         "); quarantined as " + moved.string());
   }
-  ENVLOCK_TRY(write_record(cache.record(job.key), record));
+  ENVLOCK_TRY(formats::write_image_record(cache.record(job.key), record));
   const fs::path image = cache.image(job.key);
   if (std::rename(squash.output.c_str(), image.c_str()) != 0) {
     return env_error(image.string() + ": cannot publish: " + std::strerror(errno));

@@ -6,10 +6,10 @@
 // tmp folder, which the next import of the key removes.
 #pragma once
 
+#include "formats/image_record.hpp"
 #include "importer/cache.hpp"
 #include "importer/expected.hpp"
 #include "importer/pins.hpp"
-#include "importer/record.hpp"
 #include "oci/registry.hpp"
 #include "util/result.hpp"
 
@@ -28,12 +28,13 @@ struct ImportJob {
 };
 
 // The record of `pin` squashed as `result` under `key`, checked against `expected`.
-ImageRecord image_record_for(const Pin& pin, const Expectation& expected, const std::string& key,
-                             const squashfs::SquashResult& result);
+formats::ImageRecord image_record_for(const Pin& pin, const Expectation& expected,
+                                      const std::string& key,
+                                      const formats::SquashfsResult& result);
 
 // Imports and publishes the image; call with the key's lock held. A check failure (exit 1) when
 // the import's sha256 differs from the expected one (the import is quarantined); otherwise the
 // errors of the squashfs pipeline.
-Result<ImageRecord> import_image(const ImportJob& job);
+Result<formats::ImageRecord> import_image(const ImportJob& job);
 
 } // namespace envlock::importer

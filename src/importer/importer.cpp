@@ -1,5 +1,6 @@
 #include "importer/importer.hpp"
 
+#include "formats/image_record.hpp"
 #include "importer/cache.hpp"
 #include "importer/eviction.hpp"
 #include "importer/expected.hpp"
@@ -7,7 +8,6 @@
 #include "importer/image_uri.hpp"
 #include "importer/import_image.hpp"
 #include "importer/pins.hpp"
-#include "importer/record.hpp"
 #include "importer/shared_cache.hpp"
 #include "importer/stamp.hpp"
 #include "importer/trusted_path.hpp"
@@ -49,7 +49,7 @@ Result<std::optional<std::string>> use_cached(const Context& c, const Cache& cac
   if (!util::path_exists(image) || !util::path_exists(cache.record(key))) {
     return std::optional<std::string>();
   }
-  auto record = read_record(cache.record(key));
+  auto record = formats::read_image_record(cache.record(key));
   if (!record) {
     c.note("warning: " + record.error().message + "; importing the image again");
     return std::optional<std::string>();
@@ -123,7 +123,7 @@ Result<GetOutcome> get_through_cache(const Context& c, const Pin& pin,
   if (!cached) {
     remove_entry(cache, key);
     ImportJob job{&cache, key, pin, expected, c.config.registry, c.note};
-    ENVLOCK_TRY_ASSIGN(const ImageRecord imported, import_image(job));
+    ENVLOCK_TRY_ASSIGN(const formats::ImageRecord imported, import_image(job));
     sha256 = imported.sha256;
     source = Source::imported;
   }

@@ -1,7 +1,7 @@
 #include "importer/pins.hpp"
 
+#include "formats/build_result.hpp"
 #include "lock/lock.hpp"
-#include "provenance/build_record.hpp"
 #include "util/fs.hpp"
 
 #include <algorithm>
@@ -23,24 +23,17 @@ squashfs::SquashSettings settings_of(const lock::Lock& lock) {
   return settings;
 }
 
-// build-result.json (or NAME.build-result.json for NAME.lock.json) beside the lock, when it
-// records a pushed image built from this very lock.
-std::optional<provenance::BuildRecord> build_record_of(const fs::path& lock_path,
-                                                       const std::string& lock_sha256) {
-  std::vector<fs::path> candidates = {lock_path.parent_path() / "build-result.json"};
-  const std::string name = lock_path.filename().string();
-  if (name.ends_with(k_lock_suffix)) {
-    candidates.push_back(
-        lock_path.parent_path() /
-        (name.substr(0, name.size() - k_lock_suffix.size()) + ".build-result.json"));
-  }
-  for (const auto& candidate : candidates) {
+// The build result beside the lock (formats::build_result_candidates) that records a pushed
+// image built from this very lock.
+std::optional<formats::BuildResult> build_result_of(const fs::path& lock_path,
+                                                    const std::string& lock_sha256) {
+  for (const auto& candidate : formats::build_result_candidates(lock_path)) {
     if (!util::path_exists(candidate)) {
       continue;
     }
-    auto record = provenance::read_build_record(candidate);
-    if (record && record->pushed && record->lock_sha256 == lock_sha256) {
-      return *record;
+    auto result = formats::read_build_result(candidate);
+    if (result && result->pushed && result->lock_sha256 == lock_sha256) {
+      return *result;
     }
   }
   return std::nullopt;
@@ -77,7 +70,7 @@ Status add_lock(const fs::path& path, Catalogue& catalogue) {
     }
   }
   if (!lock.image.repository.empty()) {
-    if (const auto built = build_record_of(path, sha)) {
+    if (const auto built = build_result_of(path, sha)) {
       ENVLOCK_TRY_ASSIGN(oci::ImageRef ref, oci::parse_image_ref(lock.image.repository));
       Pin pin = common;
       pin.role = "image";

@@ -94,12 +94,12 @@ void wait_for_fill(const fs::path& shared, const std::string& key, std::chrono::
 }
 
 // The record of `key`, checked to be root's; nothing when there is none.
-Result<std::optional<ImageRecord>> read_shared_record(const fs::path& shared,
-                                                      const std::string& key) {
+Result<std::optional<formats::ImageRecord>> read_shared_record(const fs::path& shared,
+                                                               const std::string& key) {
   const fs::path path = shared_record_path(shared, key);
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
-    return std::optional<ImageRecord>();
+    return std::optional<formats::ImageRecord>();
   }
   ENVLOCK_TRY_ASSIGN(const util::Fd fd, open_entry(path));
   if (auto problem = owned_problem(fd.get(), path, false, st)) {
@@ -110,12 +110,13 @@ Result<std::optional<ImageRecord>> read_shared_record(const fs::path& shared,
     return env_error(path.string() + ": cannot read");
   }
   ENVLOCK_TRY_ASSIGN(const nlohmann::json value, util::parse_json(text, path.string()));
-  ENVLOCK_TRY_ASSIGN(ImageRecord record, record_from_json(value, path.string()));
+  ENVLOCK_TRY_ASSIGN(formats::ImageRecord record,
+                     formats::from_json<formats::ImageRecord>(value, path.string()));
   if (record.sqsh_file != record.sha256 + ".sqsh" || record.sha256.size() != 64) {
     return env_error(path.string() + ": names " + record.sqsh_file +
                      ", not the file of its sha256 " + record.sha256);
   }
-  return std::optional<ImageRecord>(std::move(record));
+  return std::optional<formats::ImageRecord>(std::move(record));
 }
 
 // Checks the .sqsh the record names; the hit, or why it cannot be used.
@@ -165,18 +166,14 @@ Status make_root_dir(const fs::path& dir, mode_t mode) {
   return require_trusted(dir, "the shared cache folder");
 }
 
-Result<fs::path> make_fill_stage(const fs::path& shared, const std::string& key) {
-  std::string pattern =
-      (shared / "tmp" / (key + "." + std::to_string(::getpid()) + ".XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    return env_error(shared.string() +
-                     "/tmp: cannot create a fill folder: " + std::strerror(errno));
-  }
-  return fs::path(pattern);
+// The folder a fill is made in: SHARED/tmp/KEY.PID.XXXXXX, removed when the fill ends.
+Result<util::TempDir> make_fill_stage(const fs::path& shared, const std::string& key) {
+  return util::TempDir::create_in(shared / "tmp", key + "." + std::to_string(::getpid()));
 }
 
 // Publishes the staged, verified .sqsh: read-only, stamped, renamed into sqsh/, then the record.
-Status publish_shared(const FillJob& job, const fs::path& staged, const ImageRecord& record) {
+Status publish_shared(const FillJob& job, const fs::path& staged,
+                      const formats::ImageRecord& record) {
   const fs::path target = shared_sqsh(job.shared, record.sha256);
   if (::chmod(staged.c_str(), 0444) != 0) {
     return env_error(staged.string() + ": chmod: " + std::strerror(errno));
@@ -187,7 +184,7 @@ Status publish_shared(const FillJob& job, const fs::path& staged, const ImageRec
   ENVLOCK_TRY_ASSIGN(const FileIdentity id, identify(target));
   ENVLOCK_TRY(
       write_stamp_of(shared_stamp(job.shared, record.sha256), target, id, record.sha256, 0644));
-  ImageRecord published = record;
+  formats::ImageRecord published = record;
   published.sqsh_file = record.sha256 + ".sqsh";
   return util::write_file_atomic(shared_record_path(job.shared, job.key),
                                  util::canonical_json(to_json(published)), 0644);
@@ -221,7 +218,7 @@ SharedLookup shared_lookup(const fs::path& shared, const std::string& key,
   if (!*record) {
     return out;
   }
-  const ImageRecord& r = **record;
+  const formats::ImageRecord& r = **record;
   if (!expected_sha256.empty() && r.sha256 != expected_sha256) {
     out.problem = "shared cache entry not used: " + shared_record_path(shared, key).string() +
                   " names sha256 " + r.sha256 + ", expected " + expected_sha256;
@@ -261,14 +258,8 @@ Result<SharedHit> shared_fill(const FillJob& job) {
   if (!found.problem.empty()) {
     job.note("warning: " + found.problem + "; filling it again");
   }
-  ENVLOCK_TRY_ASSIGN(const fs::path stage_path, make_fill_stage(job.shared, job.key));
-  struct Cleanup {
-    fs::path path;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  } const cleanup{stage_path};
+  ENVLOCK_TRY_ASSIGN(const util::TempDir stage, make_fill_stage(job.shared, job.key));
+  const fs::path& stage_path = stage.path();
   oci::ImageRef ref = job.pin.image;
   ref.tag.clear();
   ref.digest = job.pin.platform_digest;
@@ -280,14 +271,14 @@ Result<SharedHit> shared_fill(const FillJob& job) {
   squash.platform = job.pin.platform;
   squash.settings = job.pin.settings;
   squash.output = stage_path / "image.sqsh";
-  squash.result = stage_path / "squashfs-result.json";
+  squash.result = stage_path / formats::k_squashfs_result_file;
   squash.scratch = stage_path;
   squash.registry = job.registry;
-  ENVLOCK_TRY_ASSIGN(const squashfs::SquashResult result,
+  ENVLOCK_TRY_ASSIGN(const formats::SquashfsResult result,
                      run_squashfs(tool, squash, [&](const std::string& warning) {
                        job.note("warning: " + warning);
                      }));
-  const ImageRecord record = image_record_for(job.pin, job.expected, job.key, result);
+  const formats::ImageRecord record = image_record_for(job.pin, job.expected, job.key, result);
   if (!job.expected.sha256.empty() && record.sha256 != job.expected.sha256) {
     return check_failed(ref.to_string() + ": the imported .sqsh has sha256 " + record.sha256 +
                         ", expected " + job.expected.sha256 + " (from " + job.expected.source +

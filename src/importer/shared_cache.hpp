@@ -13,10 +13,10 @@
 // device, inode, size, mtime and ctime are those root hashed. Anything else is not used.
 #pragma once
 
+#include "formats/image_record.hpp"
 #include "importer/cache.hpp"
 #include "importer/expected.hpp"
 #include "importer/pins.hpp"
-#include "importer/record.hpp"
 #include "oci/registry.hpp"
 #include "util/result.hpp"
 

@@ -1,5 +1,6 @@
 #include "importer/stamp.hpp"
 
+#include "formats/schemas.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 #include "util/sha256.hpp"
@@ -12,7 +13,7 @@ namespace envlock::importer {
 
 namespace {
 
-constexpr const char* k_stamp_schema = "envlock.verified-stamp/v1";
+constexpr const char* k_stamp_schema = formats::k_verified_stamp_schema;
 
 std::int64_t nanoseconds(const struct timespec& t) {
   return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;

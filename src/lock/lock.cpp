@@ -1,7 +1,6 @@
 #include "lock/lock.hpp"
 
-#include "lock/field_reader.hpp"
-
+#include "util/field_reader.hpp"
 #include "util/json.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
@@ -11,6 +10,8 @@
 namespace envlock::lock {
 
 using nlohmann::json;
+using util::FieldReader;
+using util::Presence;
 
 namespace {
 
@@ -36,226 +37,7 @@ ImagePin read_image_pin(FieldReader& r) {
   return p;
 }
 
-std::map<std::string, std::string> read_string_map(FieldReader& parent, const char* key) {
-  std::map<std::string, std::string> out;
-  const json* obj = parent.object(key);
-  if (obj == nullptr) {
-    return out;
-  }
-  for (const auto& [k, v] : obj->items()) {
-    if (!v.is_string()) {
-      parent.fail(parent.join(key) + "." + k, "must be a string");
-      continue;
-    }
-    out[k] = v.get<std::string>();
-  }
-  return out;
-}
-
-// The lock's "recipe" object, checked as render, context, build and lock --check read it.
-std::optional<Recipe> read_recipe(const json& value, FieldReader& top) {
-  const auto malformed = [&](const std::string& what) {
-    top.fail("recipe", what);
-    return std::optional<Recipe>();
-  };
-  if (!value.is_object()) {
-    return malformed("expected an object");
-  }
-  for (const char* key : {"upstream", "path", "target", "sha256"}) {
-    if (!value.contains(key) || !value.at(key).is_string()) {
-      return malformed(std::string(key) + ": expected a string");
-    }
-  }
-  Recipe recipe{value.at("upstream"), value.at("path"), value.at("target"), value.at("sha256"), {}};
-  if (!value.contains("images") || !value.at("images").is_array()) {
-    return malformed("images: expected a list");
-  }
-  const auto is_text = [](const json& object, const char* key) {
-    return object.contains(key) && object.at(key).is_string();
-  };
-  for (const auto& item : value.at("images")) {
-    if (!item.is_object() || !item.contains("line") || !item.at("line").is_number_integer() ||
-        !is_text(item, "from") || !is_text(item, "image") || !is_text(item, "digest") ||
-        !is_text(item, "platform_digest")) {
-      return malformed("images: each needs line, from, image, digest and platform_digest");
-    }
-    recipe.images.push_back(RecipeImage{item.at("line").get<int>(), item.at("from"),
-                                        item.at("image"), item.at("digest"),
-                                        item.at("platform_digest")});
-  }
-  return recipe;
-}
-
-std::optional<std::vector<ContextFile>> read_context(const json& value, FieldReader& top) {
-  std::vector<ContextFile> files;
-  if (!value.is_array()) {
-    top.fail("context", "must be an array");
-    return std::nullopt;
-  }
-  for (const auto& item : value) {
-    if (!item.is_object() || !item.contains("path") || !item.at("path").is_string() ||
-        !item.contains("sha256") || !item.at("sha256").is_string() || item.size() != 2) {
-      top.fail("context", "each entry needs exactly path and sha256 (strings)");
-      return std::nullopt;
-    }
-    files.push_back(ContextFile{item.at("path"), item.at("sha256")});
-  }
-  return files;
-}
-
-Result<double> read_tolerance(const json& value, const std::string& key) {
-  if (!value.is_number() || value.get<double>() < 0) {
-    return input_error("expect.resume." + key + ": expected a number >= 0");
-  }
-  return value.get<double>();
-}
-
-Result<std::int64_t> read_step(const json& value, const std::string& key) {
-  if (!value.is_number_integer() || value.get<std::int64_t>() < 1) {
-    return input_error("expect.resume." + key + ": expected an integer >= 1");
-  }
-  return value.get<std::int64_t>();
-}
-
-// expect.host with expect.host.health inside it, when declared.
-json expect_host_json(const Expect& e) {
-  json host = host_expect_to_json(e.host);
-  if (e.health) {
-    host["health"] = health_expect_to_json(*e.health);
-  }
-  return host;
-}
-
 } // namespace
-
-Result<HostExpect> read_host_expect(const json& value) {
-  HostExpect out;
-  if (value.is_null()) {
-    return out;
-  }
-  if (!value.is_object()) {
-    return input_error("expect.host: expected a mapping");
-  }
-  const auto entry_of = [](const json& item) {
-    return item.is_string() ? HostExpectation::Entry{item.get<std::string>(), false}
-                            : HostExpectation::Entry{item.dump(), true};
-  };
-  for (const auto& [key, item] : value.items()) {
-    HostExpectation e;
-    if (item.is_string() || item.is_number()) {
-      e.entries = {entry_of(item)};
-    } else if (item.is_array() && !item.empty()) {
-      e.list = true;
-      for (const auto& entry : item) {
-        if (!entry.is_string() && !entry.is_number()) {
-          return input_error("expect.host." + key + ": each entry must be a string or a number");
-        }
-        e.entries.push_back(entry_of(entry));
-      }
-    } else {
-      return input_error("expect.host." + key +
-                         ": must be a string, a number or a non-empty list of them");
-    }
-    out[key] = std::move(e);
-  }
-  return out;
-}
-
-json host_expect_to_json(const HostExpect& host) {
-  json out = json::object();
-  for (const auto& [key, e] : host) {
-    json items = json::array();
-    for (const auto& entry : e.entries) {
-      items.push_back(entry.number ? json::parse(entry.text) : json(entry.text));
-    }
-    out[key] = e.list || items.empty() ? items : items.front();
-  }
-  return out;
-}
-
-json resume_expect_to_json(const ResumeExpect& r) {
-  json out = json::object();
-  if (r.steps) {
-    out["steps"] = *r.steps;
-  }
-  if (r.checkpoint_step) {
-    out["checkpoint_step"] = *r.checkpoint_step;
-  }
-  const std::pair<const char*, const std::optional<DeclaredNumber>*> numbers[] = {
-      {"loss_abs", &r.loss_abs},
-      {"loss_rel", &r.loss_rel},
-      {"lr_abs", &r.lr_abs},
-      {"param_abs", &r.param_abs},
-      {"param_rel", &r.param_rel}};
-  for (const auto& [key, number] : numbers) {
-    if (*number) {
-      out[key] = declared_number_json(**number);
-    }
-  }
-  return out;
-}
-
-const std::vector<std::string>& resume_keys() {
-  static const std::vector<std::string> keys = {"steps",  "checkpoint_step", "loss_abs", "loss_rel",
-                                                "lr_abs", "param_abs",       "param_rel"};
-  return keys;
-}
-
-Result<ResumeExpect> read_resume_expect(const json& value) {
-  ResumeExpect out;
-  if (value.is_null()) {
-    return out;
-  }
-  if (!value.is_object()) {
-    return input_error("expect.resume: expected a mapping");
-  }
-  for (const auto& [key, item] : value.items()) {
-    const auto& keys = resume_keys();
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      std::string message = "expect.resume: unknown key '" + key + "'";
-      if (auto close = util::closest_match(key, keys)) {
-        message += "; did you mean '" + *close + "'?";
-      }
-      return input_error(message);
-    }
-    if (key == "steps") {
-      ENVLOCK_TRY_ASSIGN(out.steps, read_step(item, key));
-    } else if (key == "checkpoint_step") {
-      ENVLOCK_TRY_ASSIGN(out.checkpoint_step, read_step(item, key));
-    } else {
-      ENVLOCK_TRY_ASSIGN(const double number, read_tolerance(item, key));
-      const DeclaredNumber declared{number, item.is_number_integer()};
-      (key == "loss_abs"    ? out.loss_abs
-       : key == "loss_rel"  ? out.loss_rel
-       : key == "lr_abs"    ? out.lr_abs
-       : key == "param_abs" ? out.param_abs
-                            : out.param_rel) = declared;
-    }
-  }
-  const std::int64_t steps = out.steps.value_or(100);
-  const std::int64_t checkpoint = out.checkpoint_step.value_or(steps / 2);
-  if (checkpoint >= steps || checkpoint < 1) {
-    return input_error("expect.resume.checkpoint_step: must be between 1 and steps - 1 (" +
-                       std::to_string(steps - 1) + ")");
-  }
-  return out;
-}
-
-json recipe_to_json(const Recipe& recipe) {
-  json images = json::array();
-  for (const auto& image : recipe.images) {
-    images.push_back({{"line", image.line},
-                      {"from", image.written},
-                      {"image", image.image},
-                      {"digest", image.digest},
-                      {"platform_digest", image.platform_digest}});
-  }
-  return {{"upstream", recipe.upstream},
-          {"path", recipe.path},
-          {"target", recipe.target},
-          {"sha256", recipe.sha256},
-          {"images", std::move(images)}};
-}
 
 const char* to_string(EnrootLocale locale) {
   return locale == EnrootLocale::c ? "C" : "C.UTF-8";
@@ -302,28 +84,11 @@ json to_json(const Lock& lock) {
                    {"packages", packages}}},
                  {"pyproject_sha256", lock.python.pyproject_sha256}};
   j["build_args"] = lock.build_args;
-  const auto& e = lock.expect;
-  j["expect"] = {{"cuda", e.cuda},
-                 {"nccl", e.nccl},
-                 {"pytorch", e.pytorch},
-                 {"python", e.python},
-                 {"gpus", {{"count", e.gpus.count}, {"model", e.gpus.model}}},
-                 {"nccl_busbw_gbps", e.nccl_busbw_gbps},
-                 {"host", expect_host_json(e)},
-                 {"resume", resume_expect_to_json(e.resume)}};
-  // Written only when declared, so that locks (and their lock_sha256) from before the field
-  // existed keep their bytes.
-  if (!e.links.empty()) {
-    j["expect"]["links"] = links_expect_to_json(e.links);
-  }
+  j["expect"] = expect_to_json(lock.expect);
   j["enroot"] = {{"squash_options", lock.enroot.squash_options},
                  {"source_date_epoch", lock.enroot.source_date_epoch}};
   if (lock.context) {
-    json files = json::array();
-    for (const auto& file : *lock.context) {
-      files.push_back({{"path", file.path}, {"sha256", file.sha256}});
-    }
-    j["context"] = std::move(files);
+    j["context"] = context_to_json(*lock.context);
   }
   if (lock.recipe) {
     j["recipe"] = recipe_to_json(*lock.recipe);
@@ -343,7 +108,7 @@ json to_json(const Lock& lock) {
 }
 
 Result<Lock> from_json(const json& value, const std::string& origin) {
-  FieldReader r(value, origin, "");
+  FieldReader r(value, origin, "", "the lock");
   if (r.error()) {
     return *r.error();
   }
@@ -370,7 +135,7 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
 
   if (const json* sources = r.object("sources"); sources != nullptr) {
     for (const auto& [name, v] : sources->items()) {
-      FieldReader s(v, origin, "sources." + name);
+      FieldReader s = r.member("sources", name, v);
       lock.sources[name] = GitPin{s.str("git"), s.str("ref"), s.str("commit")};
       r.merge(s);
     }
@@ -382,15 +147,7 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   lock.python.uv_version = uv.str("version");
   lock.python.uv_sha256 = uv.str("sha256");
   py.merge(uv);
-  if (const json* args = py.array("sync_args"); args != nullptr) {
-    for (const auto& a : *args) {
-      if (!a.is_string()) {
-        py.fail("python.sync_args", "must be an array of strings");
-        break;
-      }
-      lock.python.sync_args.push_back(a.get<std::string>());
-    }
-  }
+  lock.python.sync_args = py.strings("sync_args");
   FieldReader ul = py.sub("uv_lock");
   lock.python.uv_lock.path = ul.str("path");
   lock.python.uv_lock.sha256 = ul.str("sha256");
@@ -400,7 +157,7 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   if (const json* pkgs = ul.array("packages"); pkgs != nullptr) {
     std::size_t i = 0;
     for (const auto& p : *pkgs) {
-      FieldReader pr(p, origin, "python.uv_lock.packages[" + std::to_string(i++) + "]");
+      FieldReader pr = ul.element("packages", i++, p);
       UvPackage pkg;
       pkg.name = pr.str("name");
       pkg.version = pr.str("version");
@@ -416,78 +173,29 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
   lock.python.pyproject_sha256 = py.str("pyproject_sha256");
   r.merge(py);
 
-  lock.build_args = read_string_map(r, "build_args");
-
-  FieldReader ex = r.sub("expect");
-  lock.expect.cuda = ex.str("cuda");
-  lock.expect.nccl = ex.str("nccl");
-  lock.expect.pytorch = ex.str("pytorch");
-  lock.expect.python = ex.str("python");
-  FieldReader gpus = ex.sub("gpus");
-  lock.expect.gpus.count = gpus.integer("count");
-  lock.expect.gpus.model = gpus.str("model");
-  ex.merge(gpus);
-  if (const json* bw = ex.object("nccl_busbw_gbps", false); bw != nullptr) {
-    for (const auto& [model, v] : bw->items()) {
-      if (!v.is_number()) {
-        ex.fail("expect.nccl_busbw_gbps." + model, "must be a number");
-        continue;
-      }
-      lock.expect.nccl_busbw_gbps[model] = v.get<double>();
-    }
-  }
-  if (const json* host = ex.object("host", false); host != nullptr && !ex.error()) {
-    json facts = *host;
-    if (facts.contains("health")) {
-      auto health = read_health_expect(facts["health"]);
-      if (!health) {
-        return with_prefix(std::move(health).error(), origin + ": ");
-      }
-      lock.expect.health = std::move(*health);
-      facts.erase("health");
-    }
-    auto read = read_host_expect(facts);
-    if (!read) {
-      return with_prefix(std::move(read).error(), origin + ": ");
-    }
-    lock.expect.host = std::move(*read);
-  }
-  if (const json* resume = ex.object("resume", false); resume != nullptr && !ex.error()) {
-    auto read = read_resume_expect(*resume);
-    if (!read) {
-      return with_prefix(std::move(read).error(), origin + ": ");
-    }
-    lock.expect.resume = *read;
-  }
-  if (const json* links = ex.object("links", false); links != nullptr && !ex.error()) {
-    auto read = read_links_expect(*links);
-    if (!read) {
-      return with_prefix(std::move(read).error(), origin + ": ");
-    }
-    lock.expect.links = std::move(*read);
-  }
-  r.merge(ex);
+  lock.build_args = r.string_map("build_args");
+  lock.expect = read_expect(r);
 
   FieldReader en = r.sub("enroot");
   lock.enroot.squash_options = en.str("squash_options");
   lock.enroot.source_date_epoch = en.integer("source_date_epoch");
-  const json* enroot = value.is_object() && value.contains("enroot") ? &value["enroot"] : nullptr;
-  if (enroot != nullptr && enroot->is_object() && enroot->contains("locale")) {
+  if (en.any("locale") != nullptr) {
     const std::string locale = en.str("locale");
     if (const auto parsed = parse_enroot_locale(locale)) {
       lock.enroot.locale = *parsed;
-    } else if ((*enroot)["locale"].is_string()) {
+    } else if (!en.error()) {
       en.fail(en.join("locale"), "'" + locale + "' is not one of C.UTF-8, C");
     }
   }
   r.merge(en);
 
   if (const json* context = r.any("context"); context != nullptr && !context->is_null()) {
-    lock.context = read_context(*context, r);
+    lock.context = read_context(r);
   }
+  // A string is the template recipe of locks written before the section was an object.
   if (const json* recipe = r.any("recipe");
       recipe != nullptr && !recipe->is_null() && !recipe->is_string()) {
-    lock.recipe = read_recipe(*recipe, r);
+    lock.recipe = read_recipe(r);
   }
   if (r.any("training") != nullptr) {
     lock.training = read_training(r);

@@ -2,7 +2,9 @@
 // that every later command reads; docs/formats/lock.md describes each field.
 //
 // On disk it is canonical JSON (util/json.hpp): sorted keys, 2-space indent, trailing newline,
-// written atomically, so locking twice with nothing changed gives identical bytes. This module
+// written atomically, so locking twice with nothing changed gives identical bytes. It is read one
+// section at a time, each with a util::FieldReader (lock.cpp, expect.cpp, recipe.cpp,
+// training.cpp): every field typed, unknown keys refused at any level. This module
 // depends on nothing but util and nlohmann/json, so the node-side verifier can read locks too.
 #pragma once
 
@@ -151,6 +153,9 @@ struct Expect {
   bool operator==(const Expect&) const = default;
 };
 
+// The lock's "expect" value.
+nlohmann::json expect_to_json(const Expect& expect);
+
 // The locale Enroot's bash runs in when it writes /etc/rc: it decides how ${word@Q} quotes the
 // non-ASCII bytes of Entrypoint and Cmd. C.UTF-8 leaves printable characters as they are; C
 // escapes every byte above 0x7f ($'\303\274'), as an import from a Slurm prolog without LANG does.
@@ -205,6 +210,17 @@ struct ContextFile {
   std::string sha256;
   bool operator==(const ContextFile&) const = default;
 };
+
+// The lock's "context" value.
+nlohmann::json context_to_json(const std::vector<ContextFile>& files);
+
+// The sections, each read through `top` (the lock's reader, lock/training.hpp shows the form),
+// which records the first error with the field's path ("envlock.lock.json:
+// recipe.images[1].digest: missing", "envlock.lock.json: context[0]: unknown key 'sha'; did you
+// mean 'sha256'?", "envlock.lock.json: expect.resume.steps: expected an integer >= 1").
+Expect read_expect(util::FieldReader& top);
+Recipe read_recipe(util::FieldReader& top);
+std::vector<ContextFile> read_context(util::FieldReader& top);
 
 struct Lock {
   std::string manifest_path; // file name of the manifest, relative to the lock's folder

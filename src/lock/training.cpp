@@ -1,10 +1,12 @@
 #include "lock/training.hpp"
 
-#include "lock/field_reader.hpp"
+#include "util/field_reader.hpp"
 
 namespace envlock::lock {
 
 using nlohmann::json;
+using util::FieldReader;
+using util::Presence;
 
 namespace {
 
@@ -89,7 +91,7 @@ Training read_training(FieldReader& top) {
   if (t.any("config") != nullptr) {
     training.config = read_file_at(t, "config");
   }
-  if (const json* files = t.array("tokenizer", false); files != nullptr) {
+  if (const json* files = t.array("tokenizer", Presence::optional); files != nullptr) {
     training.tokenizer.emplace();
     std::size_t i = 0;
     for (const auto& item : *files) {
@@ -107,7 +109,7 @@ Training read_training(FieldReader& top) {
     t.merge(d);
     training.data = std::move(data);
   }
-  training.checkpoint_dir = t.str("checkpoint_dir", false);
+  training.checkpoint_dir = t.str("checkpoint_dir", Presence::optional);
   top.merge(t);
   return training;
 }
@@ -115,8 +117,8 @@ Training read_training(FieldReader& top) {
 Launch read_launch(FieldReader& top) {
   Launch launch;
   FieldReader l = top.sub("launch");
-  launch.command = l.str("command", false);
-  if (const json* dirs = l.object("directories", false); dirs != nullptr) {
+  launch.command = l.str("command", Presence::optional);
+  if (const json* dirs = l.object("directories", Presence::optional); dirs != nullptr) {
     for (const auto& [name, path] : dirs->items()) {
       if (!path.is_string()) {
         l.fail("launch.directories." + name, "must be a string");

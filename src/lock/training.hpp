@@ -14,9 +14,11 @@
 #include <string>
 #include <vector>
 
-namespace envlock::lock {
-
+namespace envlock::util {
 class FieldReader;
+} // namespace envlock::util
+
+namespace envlock::lock {
 
 // A file the lock records by content: its path relative to the manifest's folder, its sha256
 // and its size in bytes.
@@ -63,7 +65,7 @@ nlohmann::json launch_to_json(const Launch& launch);
 // Read the sections through `top` (the lock's reader), which records the first error with the
 // field's path: "envlock.lock.json: training.data.bin.sha256: missing",
 // "envlock.lock.json: training: unknown key 'tokeniser'; did you mean 'tokenizer'?".
-Training read_training(FieldReader& top);
-Launch read_launch(FieldReader& top);
+Training read_training(util::FieldReader& top);
+Launch read_launch(util::FieldReader& top);
 
 } // namespace envlock::lock

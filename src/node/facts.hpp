@@ -7,6 +7,8 @@
 // {"value": null, "source": WHERE, "missing": WHY}. Nothing is ever guessed.
 #pragma once
 
+#include "formats/node_facts.hpp"
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,7 +16,7 @@
 
 namespace envlock::node {
 
-inline constexpr const char* k_facts_schema = "envlock.node-facts/v1";
+inline constexpr const char* k_facts_schema = formats::k_node_facts_schema;
 
 // Whether the facts include the health facts (node/health/health_facts.hpp), and whether those
 // run DCGM's quick diagnostic where dcgmi is installed.

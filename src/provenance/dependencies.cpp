@@ -3,44 +3,45 @@
 #include "build/recipe.hpp"
 #include "git/location.hpp"
 #include "provenance/statement.hpp"
-#include "util/json.hpp"
 
 #include <filesystem>
 
 namespace envlock::provenance {
 
-using nlohmann::json;
+using formats::digest_set;
+using formats::ResourceDescriptor;
 
 namespace {
 
-void add_base_image(const lock::ImagePin& base, json& out) {
+void add_base_image(const lock::ImagePin& base, std::vector<ResourceDescriptor>& out) {
   const std::string by_tag =
       base.tag.empty() ? base.name + "@" + base.digest : base.name + ":" + base.tag;
-  json index = {{"name", "base_image"},
-                {"uri", "docker://" + by_tag},
-                {"digest", digest_set(base.digest)},
-                {"annotations", {{"reference", base.reference}, {"platform", base.platform}}}};
-  if (!base.media_type.empty()) {
-    index["mediaType"] = base.media_type;
-  }
-  out.push_back(std::move(index));
+  out.push_back({"base_image",
+                 "docker://" + by_tag,
+                 digest_set(base.digest),
+                 base.media_type,
+                 {{"reference", base.reference}, {"platform", base.platform}}});
   if (!base.platform_digest.empty() && base.platform_digest != base.digest) {
-    out.push_back({{"name", "base_image.platform_digest"},
-                   {"uri", "docker://" + base.name + "@" + base.digest},
-                   {"digest", digest_set(base.platform_digest)},
-                   {"annotations", {{"platform", base.platform}}}});
+    out.push_back({"base_image.platform_digest",
+                   "docker://" + base.name + "@" + base.digest,
+                   digest_set(base.platform_digest),
+                   "",
+                   {{"platform", base.platform}}});
   }
 }
 
-void add_sources(const std::map<std::string, lock::GitPin>& sources, json& out) {
+void add_sources(const std::map<std::string, lock::GitPin>& sources,
+                 std::vector<ResourceDescriptor>& out) {
   for (const auto& [name, pin] : sources) {
     const std::string location = git::redact_location(pin.git);
-    json source = {{"name", "sources." + name},
-                   {"digest", {{"gitCommit", pin.commit}}},
-                   {"annotations", {{"git", location}, {"ref", pin.ref}}}};
+    ResourceDescriptor source{"sources." + name,
+                              "",
+                              {{"gitCommit", pin.commit}},
+                              "",
+                              {{"git", location}, {"ref", pin.ref}}};
     if (git::classify_location(pin.git) == git::LocationKind::remote_url &&
         location.find("://") != std::string::npos) {
-      source["uri"] = "git+" + location + "@" + pin.ref;
+      source.uri = "git+" + location + "@" + pin.ref;
     }
     out.push_back(std::move(source));
   }
@@ -48,32 +49,33 @@ void add_sources(const std::map<std::string, lock::GitPin>& sources, json& out) 
 
 // The upstream recipe, when the lock has one: the Dockerfile by its sha256 (where it comes from
 // in the annotations), then each image its FROM lines name, by digest.
-void add_recipe(const lock::Lock& lock, json& out) {
+void add_recipe(const lock::Lock& lock, std::vector<ResourceDescriptor>& out) {
   if (!lock.recipe) {
     return;
   }
   const lock::Recipe& r = *lock.recipe;
-  json annotations = {{"upstream", r.upstream}, {"path", r.path}, {"target", r.target}};
+  std::map<std::string, std::string> annotations = {
+      {"upstream", r.upstream}, {"path", r.path}, {"target", r.target}};
   if (const auto pin = lock.sources.find(r.upstream); pin != lock.sources.end()) {
     annotations["gitCommit"] = pin->second.commit;
   }
-  out.push_back({{"name", "recipe"},
-                 {"digest", {{"sha256", r.sha256}}},
-                 {"annotations", std::move(annotations)}});
+  out.push_back({"recipe", "", {{"sha256", r.sha256}}, "", std::move(annotations)});
   for (const auto& image : r.images) {
-    json dependency = {{"name", "recipe.images[" + r.path + ":" + std::to_string(image.line) + "]"},
-                       {"uri", "docker://" + image.image},
-                       {"digest", digest_set(image.digest)},
-                       {"annotations", {{"from", image.written}}}};
+    ResourceDescriptor dependency{"recipe.images[" + r.path + ":" + std::to_string(image.line) +
+                                      "]",
+                                  "docker://" + image.image,
+                                  digest_set(image.digest),
+                                  "",
+                                  {{"from", image.written}}};
     if (!image.platform_digest.empty() && image.platform_digest != image.digest) {
-      dependency["annotations"]["platform_digest"] = image.platform_digest;
+      dependency.annotations["platform_digest"] = image.platform_digest;
     }
     out.push_back(std::move(dependency));
   }
 }
 
-json file(const std::string& name, const std::string& sha256) {
-  return {{"name", name}, {"digest", {{"sha256", sha256}}}};
+ResourceDescriptor file(const std::string& name, const std::string& sha256) {
+  return {name, "", {{"sha256", sha256}}, "", {}};
 }
 
 // `name` under the project folder, without "./".
@@ -85,9 +87,9 @@ std::string in_project(const std::string& project, const std::string& name) {
 
 } // namespace
 
-json resolved_dependencies(const ProvenanceInputs& inputs) {
+std::vector<ResourceDescriptor> resolved_dependencies(const ProvenanceInputs& inputs) {
   const lock::Lock& lock = inputs.lock;
-  json out = json::array();
+  std::vector<ResourceDescriptor> out;
   add_base_image(lock.base_image, out);
   add_sources(lock.sources, out);
   add_recipe(lock, out);

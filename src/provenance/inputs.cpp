@@ -1,7 +1,7 @@
 #include "provenance/inputs.hpp"
 
+#include "formats/squashfs_result.hpp"
 #include "manifest/manifest.hpp"
-#include "squashfs/squash_result.hpp"
 #include "util/fs.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
@@ -60,13 +60,10 @@ Result<BuildRecord> read_build(const fs::path& path, const fs::path& lock_path,
 }
 
 Result<FileSubject> read_sqsh(const fs::path& path, const BuildRecord& build) {
-  ENVLOCK_TRY_ASSIGN(const squashfs::SquashResult sqsh, squashfs::read_result(path));
+  ENVLOCK_TRY_ASSIGN(const formats::SquashfsResult sqsh, formats::read_squashfs_result(path));
   if (sqsh.manifest_digest != build.digest) {
     return input_error(path.string() + ": the .sqsh was made from " + sqsh.manifest_digest +
                        ", not from the built image " + build.digest);
-  }
-  if (sqsh.sha256.size() != 64 || !util::is_hex(sqsh.sha256)) {
-    return input_error(path.string() + ": sqsh.sha256: must be 64 hex digits");
   }
   return FileSubject{sqsh.file_name, sqsh.sha256};
 }

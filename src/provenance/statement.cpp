@@ -4,18 +4,11 @@
 
 namespace envlock::provenance {
 
+using formats::digest_set;
+using formats::ResourceDescriptor;
 using nlohmann::json;
 
 namespace {
-
-json subjects(const ProvenanceInputs& inputs) {
-  json out = json::array();
-  out.push_back({{"name", inputs.build.repository}, {"digest", digest_set(inputs.build.digest)}});
-  if (inputs.sqsh) {
-    out.push_back({{"name", inputs.sqsh->name}, {"digest", {{"sha256", inputs.sqsh->sha256}}}});
-  }
-  return out;
-}
 
 // The manifest with credentials removed from git URLs.
 json redacted_manifest(json manifest) {
@@ -29,53 +22,34 @@ json redacted_manifest(json manifest) {
   return manifest;
 }
 
-json build_definition(const ProvenanceInputs& inputs) {
-  const json external = {{"manifest", redacted_manifest(inputs.manifest)},
-                         {"manifestFile",
-                          {{"name", inputs.lock.manifest_path},
-                           {"digest", {{"sha256", inputs.lock.manifest_sha256}}}}},
-                         {"lockFile",
-                          {{"name", inputs.lock_file_name},
-                           {"digest", {{"sha256", lock::lock_sha256(inputs.lock)}}}}}};
-  const json internal = {{"buildArgs", inputs.build.build_args},
-                         {"sourceDateEpoch", inputs.build.source_date_epoch}};
-  return {{"buildType", k_build_type},
-          {"externalParameters", external},
-          {"internalParameters", internal},
-          {"resolvedDependencies", resolved_dependencies(inputs)}};
-}
-
-json run_details(const ProvenanceInputs& inputs) {
-  const BuildRecord& build = inputs.build;
-  return {{"builder",
-           {{"id", "urn:envlock:builder:" + build.builder_name},
-            {"version",
-             {{"envlock", inputs.envlock_version}, {build.builder_name, build.builder_version}}}}},
-          {"metadata",
-           {{"invocationId", "urn:envlock:build-result:sha256:" + build.file_sha256},
-            {"startedOn", build.started_at},
-            {"finishedOn", build.finished_at}}},
-          {"byproducts", json::array({{{"name", build.log_path},
-                                       {"digest", {{"sha256", build.log_sha256}}},
-                                       {"mediaType", "text/plain"}}})}};
-}
-
 } // namespace
 
-json digest_set(const std::string& digest) {
-  const std::size_t colon = digest.find(':');
-  if (colon == std::string::npos) {
-    return {{"sha256", digest}};
+formats::Statement build_statement(const ProvenanceInputs& inputs) {
+  const BuildRecord& build = inputs.build;
+  formats::Statement s;
+  s.subjects.push_back({build.repository, "", digest_set(build.digest), "", {}});
+  if (inputs.sqsh) {
+    s.subjects.push_back({inputs.sqsh->name, "", {{"sha256", inputs.sqsh->sha256}}, "", {}});
   }
-  return {{digest.substr(0, colon), digest.substr(colon + 1)}};
+  s.manifest = redacted_manifest(inputs.manifest);
+  s.manifest_file = {
+      inputs.lock.manifest_path, "", {{"sha256", inputs.lock.manifest_sha256}}, "", {}};
+  s.lock_file = {inputs.lock_file_name, "", {{"sha256", lock::lock_sha256(inputs.lock)}}, "", {}};
+  s.build_args = build.build_args;
+  s.source_date_epoch = build.source_date_epoch;
+  s.resolved_dependencies = resolved_dependencies(inputs);
+  s.builder_id = "urn:envlock:builder:" + build.builder_name;
+  s.builder_version = {{"envlock", inputs.envlock_version},
+                       {build.builder_name, build.builder_version}};
+  s.invocation_id = "urn:envlock:build-result:sha256:" + build.file_sha256;
+  s.started_on = build.started_at;
+  s.finished_on = build.finished_at;
+  s.byproducts.push_back({build.log_path, "", {{"sha256", build.log_sha256}}, "text/plain", {}});
+  return s;
 }
 
 json make_statement(const ProvenanceInputs& inputs) {
-  return {{"_type", k_statement_type},
-          {"subject", subjects(inputs)},
-          {"predicateType", k_slsa_predicate_type},
-          {"predicate",
-           {{"buildDefinition", build_definition(inputs)}, {"runDetails", run_details(inputs)}}}};
+  return formats::to_json(build_statement(inputs));
 }
 
 } // namespace envlock::provenance

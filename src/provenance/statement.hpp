@@ -4,18 +4,20 @@
 // docs/formats/provenance.md describes every field and names the volatile ones.
 #pragma once
 
+#include "formats/provenance.hpp"
 #include "lock/lock.hpp"
 #include "provenance/build_record.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace envlock::provenance {
 
-inline constexpr const char* k_statement_type = "https://in-toto.io/Statement/v1";
-inline constexpr const char* k_slsa_predicate_type = "https://slsa.dev/provenance/v1";
-inline constexpr const char* k_build_type = "urn:envlock:build-type:container-image:v1";
+using formats::k_build_type;
+using formats::k_slsa_predicate_type;
+using formats::k_statement_type;
 
 // A file subject (the .sqsh): its file name and sha256.
 struct FileSubject {
@@ -32,14 +34,14 @@ struct ProvenanceInputs {
   std::string envlock_version; // the envlock that writes the statement
 };
 
-// The statement as JSON.
+// The statement (formats/provenance.hpp).
+formats::Statement build_statement(const ProvenanceInputs& inputs);
+
+// The statement as JSON: formats::to_json(build_statement(inputs)).
 nlohmann::json make_statement(const ProvenanceInputs& inputs);
 
 // predicate.buildDefinition.resolvedDependencies: the base image (index and platform manifest),
 // each git source, the recipe, uv.lock, pyproject.toml, the Dockerfile and the context tar.
-nlohmann::json resolved_dependencies(const ProvenanceInputs& inputs);
-
-// {"sha256": HEX} for "sha256:HEX" (any "ALGORITHM:HEX" likewise).
-nlohmann::json digest_set(const std::string& digest);
+std::vector<formats::ResourceDescriptor> resolved_dependencies(const ProvenanceInputs& inputs);
 
 } // namespace envlock::provenance

@@ -6,21 +6,9 @@ namespace envlock::provenance {
 
 using nlohmann::json;
 
-namespace {
-
-std::string report_text(const json& value, const char* key) {
-  const auto it = value.find(key);
-  return it != value.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-} // namespace
-
-Result<json> test_result_statement(const json& report, const std::string& origin) {
-  if (!report.is_object() || report_text(report, "schema") != "envlock.report/v1") {
-    return input_error(origin + ": not a verification report (schema envlock.report/v1)");
-  }
-  const std::string lock = report_text(report, "lock_sha256");
-  const std::string image = report_text(report, "image_digest");
+Result<json> test_result_statement(const formats::Report& report, const std::string& origin) {
+  const std::string& lock = report.lock_sha256;
+  const std::string image = report.image_digest.value_or("");
   if (lock.empty()) {
     return input_error(origin + ": records no lock_sha256: the verdict would name no lock");
   }
@@ -28,19 +16,17 @@ Result<json> test_result_statement(const json& report, const std::string& origin
     return input_error(origin + ": records no image_digest: the verdict would name no image");
   }
   json subject = json::array({{{"name", "image"}, {"digest", digest_set(image)}}});
-  if (const std::string sqsh = report_text(report, "sqsh_sha256"); !sqsh.empty()) {
-    subject.push_back({{"name", "image.sqsh"}, {"digest", {{"sha256", sqsh}}}});
+  if (report.sqsh_sha256 && !report.sqsh_sha256->empty()) {
+    subject.push_back({{"name", "image.sqsh"}, {"digest", {{"sha256", *report.sqsh_sha256}}}});
   }
   json passed = json::array();
   json warned = json::array();
   json failed = json::array();
-  const auto checks = report.find("checks");
-  if (checks != report.end() && checks->is_array()) {
-    for (const auto& check : *checks) {
-      const std::string id = report_text(check, "id");
-      const std::string outcome = report_text(check, "outcome");
-      (outcome == "pass" ? passed : outcome == "fail" ? failed : warned).push_back(id);
-    }
+  for (const formats::CheckResult& check : report.checks) {
+    (check.outcome == formats::Outcome::pass   ? passed
+     : check.outcome == formats::Outcome::fail ? failed
+                                               : warned)
+        .push_back(check.id);
   }
   const std::string result = !failed.empty() ? "FAILED" : !warned.empty() ? "WARNED" : "PASSED";
   return json{{"_type", k_statement_type},

@@ -8,6 +8,7 @@
 // Signed like the provenance (signing.hpp); `envlock chain verify` takes it as a node's record.
 #pragma once
 
+#include "formats/report.hpp"
 #include "util/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -20,9 +21,9 @@ inline constexpr const char* k_test_result_predicate_type =
 // The configuration entry's name: what the digest is of.
 inline constexpr const char* k_test_result_lock_name = "envlock.lock.json";
 
-// The statement for `report`; an input error naming `origin` when it is no verification report
-// or records no lock sha256 or image digest (nothing to tie the verdict to).
-Result<nlohmann::json> test_result_statement(const nlohmann::json& report,
+// The statement for `report`; an input error naming `origin` when it records no lock sha256 or
+// image digest (nothing to tie the verdict to).
+Result<nlohmann::json> test_result_statement(const formats::Report& report,
                                              const std::string& origin);
 
 } // namespace envlock::provenance

@@ -1,9 +1,9 @@
 #include "rollback/check.hpp"
 
+#include "formats/build_result.hpp"
+#include "formats/squashfs_result.hpp"
 #include "lock/lock.hpp"
-#include "provenance/build_record.hpp"
 #include "provenance/keys.hpp"
-#include "squashfs/squash_result.hpp"
 #include "util/sha256.hpp"
 
 #include <set>
@@ -22,33 +22,21 @@ bool is_regular(const fs::path& path) {
   return fs::is_regular_file(path, ec);
 }
 
-// An input given explicitly must exist; the default beside the lock is used only when there.
-Result<std::optional<fs::path>> record_path(const fs::path& given, const fs::path& beside,
-                                            const char* option) {
+// An input given explicitly must exist; a default is used only when it is there.
+Result<std::optional<fs::path>>
+record_path(const fs::path& given, const std::vector<fs::path>& defaults, const char* option) {
   if (!given.empty()) {
     if (!is_regular(given)) {
       return input_error(std::string(option) + " " + given.string() + ": no such file");
     }
     return std::optional<fs::path>(given);
   }
-  return is_regular(beside) ? std::optional<fs::path>(beside) : std::nullopt;
-}
-
-// The squashfs result in a folder: squashfs-result.json, else the one NAME.squashfs-result.json
-// (what `envlock squashfs -o NAME.sqsh` writes); nothing when there is none or several.
-fs::path squashfs_result_beside(const fs::path& folder) {
-  if (is_regular(folder / "squashfs-result.json")) {
-    return folder / "squashfs-result.json";
-  }
-  std::vector<fs::path> named;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(folder.empty() ? "." : folder, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.ends_with(".squashfs-result.json")) {
-      named.push_back(folder / name);
+  for (const auto& candidate : defaults) {
+    if (is_regular(candidate)) {
+      return std::optional<fs::path>(candidate);
     }
   }
-  return named.size() == 1 ? named.front() : folder / "squashfs-result.json";
+  return std::optional<fs::path>();
 }
 
 // Collects the registry checks, one per distinct NAME@DIGEST.
@@ -92,22 +80,23 @@ private:
   std::set<std::string> m_seen;
 };
 
-// The previous image from its build result: pushed, built from the previous lock, in the registry.
-void check_build_image(const provenance::BuildRecord& build, const std::string& lock_name,
-                       const std::string& lock_sha256, RegistryChecks& registry,
-                       std::vector<Check>& out) {
-  const std::string target = build.repository + "@" + build.digest;
-  const std::string source = build.file_name + ": image.digest";
+// The previous image from its build result (the file `build_name`): pushed, built from the
+// previous lock, in the registry.
+void check_build_image(const formats::BuildResult& build, const std::string& build_name,
+                       const std::string& lock_name, const std::string& lock_sha256,
+                       RegistryChecks& registry, std::vector<Check>& out) {
+  const std::string target = build.reference();
+  const std::string source = build_name + ": image.digest";
   if (!build.pushed) {
     out.push_back({"image", target, Outcome::fail, "",
-                   "previous image " + target + ": " + build.file_name +
+                   "previous image " + target + ": " + build_name +
                        " says it was not pushed (pushed: false): the registry cannot give it back",
                    source});
     return;
   }
   if (build.lock_sha256 != lock_sha256) {
     out.push_back({"image", target, Outcome::fail, "",
-                   "previous image " + target + ": " + build.file_name +
+                   "previous image " + target + ": " + build_name +
                        " was built from another lock (lock_sha256 " + build.lock_sha256 +
                        "), not from " + lock_name + " (" + lock_sha256 + ")",
                    source});
@@ -117,7 +106,7 @@ void check_build_image(const provenance::BuildRecord& build, const std::string& 
 }
 
 // The image a squashfs result squashed, when it came from a registry (REF@DIGEST).
-void check_squashed_image(const squashfs::SquashResult& result, const std::string& name,
+void check_squashed_image(const formats::SquashfsResult& result, const std::string& name,
                           RegistryChecks& registry) {
   auto ref = oci::parse_image_ref(result.image_reference);
   if (result.image_reference.starts_with("oci:") || !ref) {
@@ -129,7 +118,7 @@ void check_squashed_image(const squashfs::SquashResult& result, const std::strin
 
 // image.provenance: looked for only when the build result names a pushed image of this lock
 // (the image check says what is wrong otherwise).
-Check provenance_of(const std::optional<provenance::BuildRecord>& build,
+Check provenance_of(const std::optional<formats::BuildResult>& build, const std::string& build_name,
                     const std::string& lock_name, const std::string& lock_sha256,
                     const provenance::Key& key, const std::string& key_origin,
                     const AttachedProbe& attached) {
@@ -142,12 +131,12 @@ Check provenance_of(const std::optional<provenance::BuildRecord>& build,
                 " on record (see the image check)",
             ""};
   }
-  const ProvenanceTarget target{build->repository + "@" + build->digest, lock_name, lock_sha256,
-                                build->file_name + ": image.digest"};
+  const ProvenanceTarget target{build->reference(), lock_name, lock_sha256,
+                                build_name + ": image.digest"};
   return check_attached_provenance(target, key, key_origin, attached);
 }
 
-Check check_sqsh(const squashfs::SquashResult& result, const std::string& result_name,
+Check check_sqsh(const formats::SquashfsResult& result, const std::string& result_name,
                  const fs::path& dir) {
   const fs::path path = dir.empty() ? fs::path(result.file_name) : dir / result.file_name;
   Check check{"sqsh", path.string(), Outcome::fail, "", "", result_name + ": sqsh"};
@@ -185,12 +174,16 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe,
                               const AttachedProbe& attached) {
   ENVLOCK_TRY_ASSIGN(const lock::Lock previous, lock::read_lock(inputs.previous_lock));
   const fs::path beside = inputs.previous_lock.parent_path();
-  ENVLOCK_TRY_ASSIGN(
-      const auto build_path,
-      record_path(inputs.build_result, beside / "build-result.json", "--previous-build-result"));
-  ENVLOCK_TRY_ASSIGN(const auto squash_path,
-                     record_path(inputs.squashfs_result, squashfs_result_beside(beside),
-                                 "--previous-squashfs-result"));
+  ENVLOCK_TRY_ASSIGN(const auto build_path,
+                     record_path(inputs.build_result,
+                                 formats::build_result_candidates(inputs.previous_lock),
+                                 "--previous-build-result"));
+  std::vector<fs::path> squash_defaults;
+  if (const auto in_folder = formats::squashfs_result_in(beside)) {
+    squash_defaults.push_back(*in_folder);
+  }
+  ENVLOCK_TRY_ASSIGN(const auto squash_path, record_path(inputs.squashfs_result, squash_defaults,
+                                                         "--previous-squashfs-result"));
   if (!inputs.sqsh_dir.empty()) {
     std::error_code ec;
     if (!fs::is_directory(inputs.sqsh_dir, ec)) {
@@ -211,13 +204,13 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe,
     report.current_lock = inputs.current_lock.filename().string();
     report.current_lock_sha256 = lock::lock_sha256(current);
   }
-  std::optional<provenance::BuildRecord> build;
+  std::optional<formats::BuildResult> build;
   if (build_path) {
-    ENVLOCK_TRY_ASSIGN(build, provenance::read_build_record(*build_path));
+    ENVLOCK_TRY_ASSIGN(build, formats::read_build_result(*build_path));
   }
-  std::optional<squashfs::SquashResult> squashed;
+  std::optional<formats::SquashfsResult> squashed;
   if (squash_path) {
-    ENVLOCK_TRY_ASSIGN(squashed, squashfs::read_result(*squash_path));
+    ENVLOCK_TRY_ASSIGN(squashed, formats::read_squashfs_result(*squash_path));
   }
 
   auto& checks = report.checks;
@@ -238,11 +231,13 @@ Result<Report> check_rollback(const Inputs& inputs, const ManifestProbe& probe,
     }
   }
   if (build) {
-    report.previous_image = build->repository + "@" + build->digest;
-    check_build_image(*build, lock_name, report.previous_lock_sha256, registry, checks);
+    report.previous_image = build->reference();
+    check_build_image(*build, build_path->filename().string(), lock_name,
+                      report.previous_lock_sha256, registry, checks);
   }
   if (key) {
-    checks.push_back(provenance_of(build, lock_name, report.previous_lock_sha256, *key,
+    const std::string build_name = build_path ? build_path->filename().string() : "";
+    checks.push_back(provenance_of(build, build_name, lock_name, report.previous_lock_sha256, *key,
                                    inputs.public_key.string(), attached));
   }
   if (squashed) {

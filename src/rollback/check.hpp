@@ -25,12 +25,15 @@ using ManifestProbe =
 
 // What to check. Empty paths take their defaults.
 struct Inputs {
-  std::filesystem::path previous_lock;   // required
-  std::filesystem::path build_result;    // default: build-result.json beside previous_lock
-  std::filesystem::path squashfs_result; // default: squashfs-result.json beside previous_lock
-  std::filesystem::path sqsh_dir;        // default: the squashfs result's folder
-  std::filesystem::path current_lock;    // the environment rolled back from; recorded only
-  std::filesystem::path public_key;      // with it: the check image.provenance
+  std::filesystem::path previous_lock; // required
+  // default: build-result.json, else NAME.build-result.json, beside NAME.lock.json
+  // (formats::build_result_candidates)
+  std::filesystem::path build_result;
+  // default: the one squashfs result in previous_lock's folder (formats::squashfs_result_in)
+  std::filesystem::path squashfs_result;
+  std::filesystem::path sqsh_dir;     // default: the squashfs result's folder
+  std::filesystem::path current_lock; // the environment rolled back from; recorded only
+  std::filesystem::path public_key;   // with it: the check image.provenance
 };
 
 // Runs every check; a piece that is gone or cannot be asked for is a check in the report, never

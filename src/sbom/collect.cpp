@@ -1,10 +1,10 @@
 #include "sbom/collect.hpp"
 
-#include "build/build_result.hpp"
 #include "sbom/dpkg_status.hpp"
 #include "sbom/gpu_libraries.hpp"
 #include "sbom/purl.hpp"
 #include "sbom/python_packages.hpp"
+#include "util/clock.hpp"
 #include "util/strings.hpp"
 #include "uv/artifacts.hpp"
 #include "verify/probes/probes.hpp"
@@ -168,9 +168,9 @@ Result<Bom> collect_bom(const SbomInputs& inputs) {
     return std::tie(a.name, a.value) < std::tie(b.name, b.value);
   });
   if (inputs.source_date_epoch) {
-    bom.timestamp = build::rfc3339_utc(epoch_time(*inputs.source_date_epoch));
+    bom.timestamp = util::rfc3339_utc(epoch_time(*inputs.source_date_epoch));
   } else if (inputs.lock) {
-    bom.timestamp = build::rfc3339_utc(epoch_time(lock.enroot.source_date_epoch));
+    bom.timestamp = util::rfc3339_utc(epoch_time(lock.enroot.source_date_epoch));
   }
   return bom;
 }

@@ -1,7 +1,7 @@
 #include "sbom/image_tree.hpp"
 
+#include "formats/squashfs_result.hpp"
 #include "squashfs/registry_source.hpp"
-#include "squashfs/squash_result.hpp"
 #include "squashfs/superblock.hpp"
 #include "squashfs/unpack.hpp"
 #include "util/process.hpp"
@@ -53,8 +53,8 @@ Result<ImageTree> tree_of_sqsh(const fs::path& sqsh) {
   }
   tree.facts.sqsh_file = sqsh.filename().string();
   ENVLOCK_TRY_ASSIGN(tree.facts.sqsh_sha256, util::sha256_file_hex(sqsh));
-  if (auto found = squashfs::find_result_beside(sqsh)) {
-    const squashfs::SquashResult& result = found->result;
+  if (auto found = formats::find_squashfs_result_beside(sqsh)) {
+    const formats::SquashfsResult& result = found->result;
     if (result.sha256 == tree.facts.sqsh_sha256) {
       tree.facts.reference = result.image_reference;
       tree.facts.digest = result.manifest_digest;

@@ -1,6 +1,7 @@
 #include "squashfs/bash_quote.hpp"
 
 #include "squashfs/printable_table.hpp"
+#include "util/shell_quote.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -101,7 +102,7 @@ std::string bash_quote(std::string_view word, lock::EnrootLocale locale) {
   if (needs_ansi_c_quoting(word, locale)) {
     return ansi_c_quote(word, locale);
   }
-  return "'" + util::replace_all(std::string(word), "'", "'\\''") + "'";
+  return util::shell_quote(word);
 }
 
 } // namespace envlock::squashfs

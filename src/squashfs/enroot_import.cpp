@@ -59,13 +59,14 @@ Status run_enroot_import(const EnrootCommand& command) {
   return {};
 }
 
-Result<SquashResult> import_with_enroot(const oci::ImageRef& image, const std::string& platform,
-                                        const std::filesystem::path& output,
-                                        const SquashSettings& settings) {
+Result<formats::SquashfsResult> import_with_enroot(const oci::ImageRef& image,
+                                                   const std::string& platform,
+                                                   const std::filesystem::path& output,
+                                                   const SquashSettings& settings) {
   ENVLOCK_TRY_ASSIGN(const util::TempDir scratch, util::TempDir::create("envlock-enroot"));
   ENVLOCK_TRY(run_enroot_import(
       enroot_import_command(image, enroot_arch(platform), output, scratch.path(), settings)));
-  SquashResult r;
+  formats::SquashfsResult r;
   ENVLOCK_TRY(describe_sqsh(output, r));
   ENVLOCK_TRY_ASSIGN(r.tree_digest, tree_digest_of(output));
   r.image_reference = image.to_string();

@@ -3,9 +3,9 @@
 // folder), so its output can be recorded and compared with envlock's.
 #pragma once
 
+#include "formats/squashfs_result.hpp"
 #include "oci/image_ref.hpp"
 #include "squashfs/mksquashfs.hpp"
-#include "squashfs/squash_result.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
@@ -41,8 +41,9 @@ std::string enroot_arch(const std::string& platform);
 // Imports `image` (by digest) for `platform` with the installed Enroot into `output`, and
 // describes the .sqsh it wrote as `envlock squashfs` describes its own (producer "enroot"). Fails
 // like run_enroot_import, or when the .sqsh cannot be read back.
-Result<SquashResult> import_with_enroot(const oci::ImageRef& image, const std::string& platform,
-                                        const std::filesystem::path& output,
-                                        const SquashSettings& settings);
+Result<formats::SquashfsResult> import_with_enroot(const oci::ImageRef& image,
+                                                   const std::string& platform,
+                                                   const std::filesystem::path& output,
+                                                   const SquashSettings& settings);
 
 } // namespace envlock::squashfs

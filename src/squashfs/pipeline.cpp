@@ -1,5 +1,10 @@
 #include "squashfs/pipeline.hpp"
 
+#include "squashfs/enroot_files.hpp"
+#include "squashfs/fixperms.hpp"
+#include "squashfs/image_config.hpp"
+#include "squashfs/rootfs_builder.hpp"
+#include "squashfs/superblock.hpp"
 #include "squashfs/tree_digest.hpp"
 #include "squashfs/unpack.hpp"
 #include "util/fd.hpp"
@@ -44,45 +49,20 @@ Status copy_into_stream(const fs::path& from, const util::OutputTarget& to) {
 }
 
 // The folder a new .sqsh is made in: a fresh one beside the output file (so that the rename is
-// atomic), or under `scratch` for a stream. Removed with what is left in it by the destructor.
-class Stage {
-public:
-  Stage(const Stage&) = delete;
-  Stage& operator=(const Stage&) = delete;
-  Stage(Stage&& other) noexcept : m_folder(std::exchange(other.m_folder, {})) {}
-  Stage& operator=(Stage&&) = delete;
-  ~Stage() {
-    std::error_code ec;
-    if (!m_folder.empty()) {
-      fs::remove_all(m_folder, ec);
-    }
+// atomic), or under `scratch` for a stream. Removed with what is left in it when done.
+Result<util::TempDir> make_stage(const util::OutputTarget& target, const fs::path& scratch,
+                                 const std::string& name) {
+  const bool stream = target.kind == util::OutputTarget::Kind::stream;
+  const fs::path folder = stream                              ? scratch
+                          : target.path.parent_path().empty() ? fs::path(".")
+                                                              : target.path.parent_path();
+  std::error_code made;
+  fs::create_directories(folder, made);
+  if (made) {
+    return env_error(folder.string() + ": cannot create: " + made.message());
   }
-
-  static Result<Stage> make(const util::OutputTarget& target, const fs::path& scratch,
-                            const std::string& name) {
-    const bool stream = target.kind == util::OutputTarget::Kind::stream;
-    const fs::path folder = stream                              ? scratch
-                            : target.path.parent_path().empty() ? fs::path(".")
-                                                                : target.path.parent_path();
-    std::error_code made;
-    fs::create_directories(folder, made);
-    if (made) {
-      return env_error(folder.string() + ": cannot create: " + made.message());
-    }
-    std::string pattern = (folder / ("." + name + ".envlock-XXXXXX")).string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      return env_error(folder.string() +
-                       ": cannot create a temporary folder: " + std::strerror(errno));
-    }
-    return Stage(pattern);
-  }
-
-  [[nodiscard]] const fs::path& folder() const { return m_folder; }
-
-private:
-  explicit Stage(fs::path folder) : m_folder(std::move(folder)) {}
-  fs::path m_folder;
-};
+  return util::TempDir::create_in(folder, "." + name + ".envlock");
+}
 
 // Publishes the new .sqsh and its result as a pair, so that a reader never finds the new image
 // beside the old result (or the old image beside the new one for longer than two renames): both
@@ -90,7 +70,7 @@ private:
 // .sqsh is renamed into place and the result last.
 Status publish_pair(const fs::path& staged, const util::OutputTarget& target,
                     const fs::path& output, const fs::path& result_path,
-                    const SquashResult& result) {
+                    const formats::SquashfsResult& result) {
   ENVLOCK_TRY_ASSIGN(util::AtomicFile result_file, util::AtomicFile::open(result_path));
   ENVLOCK_TRY(result_file.write(util::canonical_json(to_json(result))));
   ENVLOCK_TRY(result_file.sync());
@@ -113,7 +93,7 @@ Status publish_pair(const fs::path& staged, const util::OutputTarget& target,
 
 } // namespace
 
-Status describe_sqsh(const fs::path& path, SquashResult& result) {
+Status describe_sqsh(const fs::path& path, formats::SquashfsResult& result) {
   ENVLOCK_TRY_ASSIGN(result.sha256, util::sha256_file_hex(path));
   std::error_code ec;
   result.size = fs::file_size(path, ec);
@@ -127,7 +107,7 @@ Status describe_sqsh(const fs::path& path, SquashResult& result) {
 
 Result<SquashOutcome> squash_image(const SquashJob& job) {
   SquashOutcome out;
-  SquashResult& r = out.result;
+  formats::SquashfsResult& r = out.result;
   ENVLOCK_TRY_ASSIGN(r.squashfs_tools_version, mksquashfs_version());
   ENVLOCK_TRY_ASSIGN(const util::TempDir scratch, util::TempDir::create("envlock-squashfs"));
   const fs::path rootfs = scratch.path() / "rootfs";
@@ -144,8 +124,8 @@ Result<SquashOutcome> squash_image(const SquashJob& job) {
   ENVLOCK_TRY_ASSIGN(const util::OutputTarget target, util::output_target(job.output));
   const bool stream = target.kind == util::OutputTarget::Kind::stream;
   const std::string name = stream ? std::string("image.sqsh") : target.path.filename().string();
-  ENVLOCK_TRY_ASSIGN(const Stage stage, Stage::make(target, scratch.path(), name));
-  const fs::path staged = stage.folder() / name;
+  ENVLOCK_TRY_ASSIGN(const util::TempDir stage, make_stage(target, scratch.path(), name));
+  const fs::path staged = stage.path() / name;
   ENVLOCK_TRY(run_mksquashfs(rootfs, staged, r.mksquashfs_arguments));
   ENVLOCK_TRY(describe_sqsh(staged, r));
   r.file_name = job.output.filename().string();

@@ -3,11 +3,11 @@
 // under SOURCE_DATE_EPOCH and umask 022, given the same squashfs-tools.
 #pragma once
 
+#include "formats/squashfs_result.hpp"
 #include "oci/platform.hpp"
 #include "squashfs/blob_source.hpp"
 #include "squashfs/mksquashfs.hpp"
 #include "squashfs/progress.hpp"
-#include "squashfs/squash_result.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
@@ -27,7 +27,7 @@ struct SquashJob {
 };
 
 struct SquashOutcome {
-  SquashResult result;
+  formats::SquashfsResult result;
   std::vector<std::string> warnings; // neutralised layer entries
 };
 
@@ -37,6 +37,6 @@ struct SquashOutcome {
 Result<SquashOutcome> squash_image(const SquashJob& job);
 
 // Fills the file fields of `result` (name, sha256, size, superblock) from the .sqsh at `path`.
-Status describe_sqsh(const std::filesystem::path& path, SquashResult& result);
+Status describe_sqsh(const std::filesystem::path& path, formats::SquashfsResult& result);
 
 } // namespace envlock::squashfs

@@ -4,8 +4,8 @@
 // "not verified", whatever else held. Nothing here touches the network.
 #pragma once
 
+#include "formats/squashfs_result.hpp"
 #include "lock/lock.hpp"
-#include "squashfs/squash_result.hpp"
 #include "squashfs/superblock.hpp"
 #include "util/result.hpp"
 
@@ -21,10 +21,10 @@ enum class TreeCheck { skip, compute };
 
 struct VerifyRequest {
   std::filesystem::path image;
-  std::optional<SquashResult> expected; // from --result, or the result beside the image
-  std::string expected_from;            // the result's path, for the report
-  std::optional<lock::Enroot> enroot;   // from --lock
-  std::string enroot_from;              // the lock's path
+  std::optional<formats::SquashfsResult> expected; // from --result, or the result beside the image
+  std::string expected_from;                       // the result's path, for the report
+  std::optional<lock::Enroot> enroot;              // from --lock
+  std::string enroot_from;                         // the lock's path
   TreeCheck tree = TreeCheck::skip;
 };
 

@@ -60,27 +60,4 @@ Result<Superblock> read_superblock(const std::filesystem::path& path) {
   return sb;
 }
 
-std::string compression_name(std::uint16_t id) {
-  static constexpr std::array<const char*, 7> k_names = {"",   "gzip", "lzma", "lzo",
-                                                         "xz", "lz4",  "zstd"};
-  if (id >= 1 && id < k_names.size()) {
-    return k_names[id];
-  }
-  return "unknown(" + std::to_string(id) + ")";
-}
-
-nlohmann::json to_json(const Superblock& sb) {
-  return {
-      {"block_size", sb.block_size},
-      {"bytes_used", sb.bytes_used},
-      {"compression", compression_name(sb.compression)},
-      {"flags", sb.flags},
-      {"fragment_count", sb.fragment_count},
-      {"id_count", sb.id_count},
-      {"inode_count", sb.inode_count},
-      {"mkfs_time", sb.mkfs_time},
-      {"version", std::to_string(sb.version_major) + "." + std::to_string(sb.version_minor)},
-  };
-}
-
 } // namespace envlock::squashfs

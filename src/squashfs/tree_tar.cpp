@@ -12,12 +12,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
-
-extern char** environ; // NOLINT(readability-redundant-declaration)
 
 namespace envlock::squashfs {
 
@@ -63,14 +59,6 @@ Result<std::string> hash_data(struct archive* reader, const std::string& origin)
     hash.update(block, size);
   }
   return hash.finish_hex();
-}
-
-// Waits for `pid`; returns its exit status, or 128 + signal.
-int wait_child(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 } // namespace
@@ -126,45 +114,29 @@ Result<Tree> read_tree_tar(int fd, const std::string& origin) {
 }
 
 Result<Tree> read_tree_sqsh(const std::filesystem::path& image) {
-  const auto program = util::find_program("sqfs2tar");
-  if (!program) {
+  if (!util::find_program("sqfs2tar")) {
     return env_error("sqfs2tar: not found in PATH (install squashfs-tools-ng)");
   }
   ENVLOCK_TRY_ASSIGN(const util::TempDir scratch, util::TempDir::create("envlock-sqfs2tar"));
   const std::filesystem::path err_path = scratch.path() / "stderr";
+  const util::Fd err_file(::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
   std::array<int, 2> pipe_fds{};
-  if (::pipe2(pipe_fds.data(), O_CLOEXEC) != 0) {
-    return env_error(std::string("pipe: ") + std::strerror(errno));
+  if (!err_file || ::pipe2(pipe_fds.data(), O_CLOEXEC) != 0) {
+    return env_error(std::string("sqfs2tar: cannot prepare to start: ") + std::strerror(errno));
   }
   util::Fd read_end(pipe_fds[0]);
   util::Fd write_end(pipe_fds[1]);
-  posix_spawn_file_actions_t actions;
-  if (posix_spawn_file_actions_init(&actions) != 0) {
-    return env_error("sqfs2tar: cannot prepare to start");
-  }
-  const bool prepared =
-      posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO) == 0 &&
-      posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
-                                       O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0;
-  const std::string program_path = program->string();
-  const std::string image_path = image.string();
-  std::vector<std::string> args = {program_path, "--root-becomes", ".", "--no-xattr", image_path};
-  std::vector<char*> argv;
-  for (auto& a : args) {
-    argv.push_back(a.data());
-  }
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned =
-      prepared ? posix_spawn(&pid, program_path.c_str(), &actions, nullptr, argv.data(), environ)
-               : -1;
-  if (posix_spawn_file_actions_destroy(&actions) != 0 || spawned != 0) {
-    return env_error("sqfs2tar: cannot start");
-  }
+  util::ProcessOptions options;
+  options.stdout_fd = write_end.get();
+  options.stderr_fd = err_file.get();
+  ENVLOCK_TRY_ASSIGN(
+      util::StartedProcess sqfs2tar,
+      util::start_process({"sqfs2tar", "--root-becomes", ".", "--no-xattr", image.string()},
+                          options));
   write_end = util::Fd();
   auto tree = read_tree_tar(read_end.get(), image.string());
   read_end = util::Fd(); // sqfs2tar gets EPIPE if we stopped early
-  const int exit_code = wait_child(pid);
+  const int exit_code = sqfs2tar.wait();
   if (exit_code != 0) {
     const auto err = util::read_file(err_path);
     return input_error(image.string() + ": sqfs2tar failed (exit " + std::to_string(exit_code) +

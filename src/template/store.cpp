@@ -1,5 +1,6 @@
 #include "template/store.hpp"
 
+#include "template/strict_mustache.hpp"
 #include "util/fs.hpp"
 
 #include <cstddef>
@@ -58,13 +59,19 @@ std::string collapse_blank_lines(std::string_view text) {
   return out;
 }
 
-Result<std::string> render_template(std::string_view name, const kainjow::mustache::data& data) {
+Result<std::string> render_template(std::string_view name, const nlohmann::json& context) {
+  ENVLOCK_TRY_ASSIGN(const Template found, find_template(name));
+  ENVLOCK_TRY_ASSIGN(const std::string out, render_mustache(found.text, found.origin, context));
+  return collapse_blank_lines(out);
+}
+
+Result<std::string> render_html_template(std::string_view name, const nlohmann::json& context) {
   ENVLOCK_TRY_ASSIGN(const Template found, find_template(name));
   kainjow::mustache::mustache tmpl{found.text};
   if (!tmpl.is_valid()) {
     return env_error("template '" + std::string(name) + "': " + tmpl.error_message());
   }
-  const std::string out = tmpl.render(data);
+  const std::string out = tmpl.render(to_mustache_data(context));
   if (!tmpl.is_valid()) {
     return env_error("template '" + std::string(name) + "': " + tmpl.error_message());
   }

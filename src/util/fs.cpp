@@ -382,17 +382,20 @@ Status write_file_atomic(const fs::path& path, std::string_view content, unsigne
   return f.commit();
 }
 
-Result<TempDir> TempDir::create(std::string_view prefix) {
-  const char* base = std::getenv("TMPDIR");
-  const fs::path dir(base != nullptr && *base != 0 ? base : "/tmp");
-  std::string tmpl = (dir / (std::string(prefix) + ".XXXXXX")).string();
+Result<TempDir> TempDir::create_in(const fs::path& folder, std::string_view prefix) {
+  std::string tmpl = (folder / (std::string(prefix) + ".XXXXXX")).string();
   if (::mkdtemp(tmpl.data()) == nullptr) {
-    return env_error("cannot create a temporary folder in " + dir.string() + ": " +
+    return env_error("cannot create a temporary folder in " + folder.string() + ": " +
                      errno_text(errno));
   }
   TempDir made;
   made.m_path = tmpl;
   return made;
+}
+
+Result<TempDir> TempDir::create(std::string_view prefix) {
+  const char* base = std::getenv("TMPDIR");
+  return create_in(base != nullptr && *base != 0 ? base : "/tmp", prefix);
 }
 
 TempDir& TempDir::operator=(TempDir&& other) noexcept {

@@ -107,11 +107,14 @@ private:
   bool m_synced = false;
 };
 
-// A fresh folder under $TMPDIR (or /tmp), removed with its contents by the destructor.
+// A fresh folder, removed with its contents by the destructor (however the work in it ends, short
+// of SIGKILL): the one way envlock makes a temporary folder.
 class TempDir {
 public:
-  // Creates PREFIX.XXXXXX; an environment error "cannot create a temporary folder in DIR: REASON"
-  // (a full or read-only /tmp).
+  // Creates FOLDER/PREFIX.XXXXXX (mkdtemp, mode 0700); an environment error "cannot create a
+  // temporary folder in FOLDER: REASON" (a full or read-only file system).
+  static Result<TempDir> create_in(const std::filesystem::path& folder, std::string_view prefix);
+  // The same under $TMPDIR (or /tmp).
   static Result<TempDir> create(std::string_view prefix = "envlock");
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

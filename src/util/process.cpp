@@ -179,34 +179,20 @@ private:
   std::chrono::steady_clock::time_point m_since{};
 };
 
-} // namespace
+// The descriptors a child starts with: -1 for stdin is /dev/null, for stdout and stderr this
+// process's own.
+struct ChildFds {
+  int in = -1;
+  int out = -1;
+  int err = -1;
+};
 
-Result<ProcessResult> run_process(const std::vector<std::string>& argv,
-                                  const ProcessOptions& options) {
-  if (argv.empty()) {
-    return input_error("run_process: empty command");
-  }
-  const bool interruptible = !options.when_interrupted;
-  if (interruptible) {
-    ENVLOCK_TRY(interruption_check());
-  }
+// Forks and executes `argv` with `options` (environment, folder, umask, death signal) and `fds`.
+Result<pid_t> spawn(const std::vector<std::string>& argv, const ProcessOptions& options,
+                    const ChildFds& fds) {
   const auto exe = find_program(argv[0]);
   if (!exe) {
     return env_error(argv[0] + ": not found in PATH");
-  }
-  const bool cap_out = options.capture == Capture::both;
-  const bool cap_err = options.capture != Capture::none;
-  Pipe out_pipe;
-  Pipe err_pipe;
-  Pipe in_pipe;
-  if (cap_out) {
-    ENVLOCK_TRY_ASSIGN(out_pipe, make_pipe());
-  }
-  if (cap_err) {
-    ENVLOCK_TRY_ASSIGN(err_pipe, make_pipe());
-  }
-  if (options.stdin_data) {
-    ENVLOCK_TRY_ASSIGN(in_pipe, make_pipe());
   }
   std::vector<std::string> env_strings = child_environment(options);
   std::vector<char*> envp;
@@ -229,14 +215,14 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
     return env_error(std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
-    if (cap_out) {
-      ::dup2(out_pipe.write.get(), STDOUT_FILENO);
+    if (fds.out >= 0) {
+      ::dup2(fds.out, STDOUT_FILENO);
     }
-    if (cap_err) {
-      ::dup2(err_pipe.write.get(), STDERR_FILENO);
+    if (fds.err >= 0) {
+      ::dup2(fds.err, STDERR_FILENO);
     }
-    if (options.stdin_data) {
-      ::dup2(in_pipe.read.get(), STDIN_FILENO);
+    if (fds.in >= 0) {
+      ::dup2(fds.in, STDIN_FILENO);
     } else {
       const int devnull = ::open("/dev/null", O_RDONLY);
       if (devnull >= 0) {
@@ -257,6 +243,72 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv,
     ::execve(exe_str.c_str(), argp.data(), envp.data());
     _exit(127);
   }
+  return pid;
+}
+
+// Waits for `pid` (retrying after EINTR); its exit status, or 128 + signal.
+int reap(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+} // namespace
+
+StartedProcess::~StartedProcess() {
+  if (m_pid > 0) {
+    (void)::kill(m_pid, SIGKILL);
+    (void)reap(m_pid);
+  }
+}
+
+int StartedProcess::wait() {
+  const int status = reap(m_pid);
+  m_pid = -1;
+  return status;
+}
+
+Result<StartedProcess> start_process(const std::vector<std::string>& argv,
+                                     const ProcessOptions& options) {
+  if (argv.empty()) {
+    return input_error("start_process: empty command");
+  }
+  if (!options.when_interrupted) {
+    ENVLOCK_TRY(interruption_check());
+  }
+  ENVLOCK_TRY_ASSIGN(const pid_t pid,
+                     spawn(argv, options, {-1, options.stdout_fd, options.stderr_fd}));
+  return StartedProcess(pid);
+}
+
+Result<ProcessResult> run_process(const std::vector<std::string>& argv,
+                                  const ProcessOptions& options) {
+  if (argv.empty()) {
+    return input_error("run_process: empty command");
+  }
+  const bool interruptible = !options.when_interrupted;
+  if (interruptible) {
+    ENVLOCK_TRY(interruption_check());
+  }
+  const bool cap_out = options.capture == Capture::both && options.stdout_fd < 0;
+  const bool cap_err = options.capture != Capture::none && options.stderr_fd < 0;
+  Pipe out_pipe;
+  Pipe err_pipe;
+  Pipe in_pipe;
+  if (cap_out) {
+    ENVLOCK_TRY_ASSIGN(out_pipe, make_pipe());
+  }
+  if (cap_err) {
+    ENVLOCK_TRY_ASSIGN(err_pipe, make_pipe());
+  }
+  if (options.stdin_data) {
+    ENVLOCK_TRY_ASSIGN(in_pipe, make_pipe());
+  }
+  ENVLOCK_TRY_ASSIGN(const pid_t pid, spawn(argv, options,
+                                            {options.stdin_data ? in_pipe.read.get() : -1,
+                                             cap_out ? out_pipe.write.get() : options.stdout_fd,
+                                             cap_err ? err_pipe.write.get() : options.stderr_fd}));
   out_pipe.write.reset();
   err_pipe.write.reset();
   in_pipe.read.reset();

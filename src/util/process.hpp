@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace envlock::util {
@@ -40,6 +41,11 @@ struct ProcessOptions {
   bool when_interrupted = false;
   // How long the program may take to end after a signal passed on before SIGKILL.
   std::chrono::milliseconds interrupt_grace = k_interrupt_grace;
+  // When >= 0, the child's standard output (error) is this descriptor instead of being captured:
+  // the write end of a pipe that the caller reads as the program writes (start_process), or a
+  // file.
+  int stdout_fd = -1;
+  int stderr_fd = -1;
 };
 
 struct ProcessResult {
@@ -55,6 +61,29 @@ struct ProcessResult {
 // SIGNAL". A non-zero exit is a value in ProcessResult.
 Result<ProcessResult> run_process(const std::vector<std::string>& argv,
                                   const ProcessOptions& options = {});
+
+// A program start_process started, until it is waited for; one that is not is killed (SIGKILL)
+// and reaped by the destructor.
+class StartedProcess {
+public:
+  explicit StartedProcess(int pid) : m_pid(pid) {}
+  StartedProcess(const StartedProcess&) = delete;
+  StartedProcess& operator=(const StartedProcess&) = delete;
+  StartedProcess(StartedProcess&& other) noexcept : m_pid(std::exchange(other.m_pid, -1)) {}
+  StartedProcess& operator=(StartedProcess&&) = delete;
+  ~StartedProcess();
+  // Waits for the program to end: its exit status, or 128 + the signal that ended it.
+  int wait();
+
+private:
+  int m_pid = -1;
+};
+
+// Starts argv[0] (searched in PATH) as run_process does, but does not wait for it: its standard
+// output and error go to options.stdout_fd and stderr_fd (inherited when -1), its standard
+// input is /dev/null, nothing is captured. Fails like run_process when it cannot be started.
+Result<StartedProcess> start_process(const std::vector<std::string>& argv,
+                                     const ProcessOptions& options);
 
 // The full path of `program` in PATH, or nothing.
 std::optional<std::filesystem::path> find_program(std::string_view program);

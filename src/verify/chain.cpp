@@ -1,7 +1,8 @@
 #include "verify/chain.hpp"
 
+#include "formats/image_record.hpp"
+#include "formats/squashfs_result.hpp"
 #include "util/fs.hpp"
-#include "util/json.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -17,16 +18,9 @@ bool is_digest(std::string_view text) {
   return text.size() == 71 && text.starts_with("sha256:") && util::is_hex(text.substr(7));
 }
 
-std::string text_at(const nlohmann::json& object, const char* a, const char* b) {
-  if (!object.is_object() || !object.contains(a) || !object[a].is_object()) {
-    return {};
-  }
-  const auto& inner = object[a];
-  return inner.contains(b) && inner[b].is_string() ? inner[b].get<std::string>() : std::string();
-}
-
-// What a record beside the .sqsh says: FILE.json (the importer's), else a squashfs-result.json
-// in its folder whose file_name is FILE's name. Each as {image digest, .sqsh sha256, size, from}.
+// What a record beside the .sqsh says: FILE.json (the importer's image record), else the
+// squashfs result that describes FILE. Each as {image digest, .sqsh sha256, size, from}. A record
+// that does not read is not used: the file is hashed instead.
 struct Recorded {
   std::string image_digest;
   std::string sha256;
@@ -35,40 +29,20 @@ struct Recorded {
 };
 
 std::optional<Recorded> recorded_beside(const fs::path& sqsh) {
-  const fs::path record = sqsh.string() + ".json";
-  if (auto json = util::read_json_file(record);
-      json && json->value("schema", "") == "envlock.image-record/v1") {
-    Recorded r;
-    r.image_digest = text_at(*json, "image", "digest");
-    r.sha256 = text_at(*json, "sqsh", "sha256");
-    if (json->contains("sqsh") && (*json)["sqsh"].contains("size") &&
-        (*json)["sqsh"]["size"].is_number_unsigned()) {
-      r.size = (*json)["sqsh"]["size"].get<std::uintmax_t>();
+  const fs::path record = formats::image_record_path_for(sqsh);
+  if (util::path_exists(record)) {
+    if (auto image = formats::read_image_record(record)) {
+      return Recorded{image->digest, image->sha256, image->size, record.string()};
     }
-    r.from = record.string();
-    return r;
   }
-  for (const std::string& name :
-       {sqsh.filename().string() + ".squashfs-result.json",
-        sqsh.stem().string() + ".squashfs-result.json", std::string("squashfs-result.json")}) {
-    const fs::path result = sqsh.parent_path() / name;
-    auto json = util::read_json_file(result);
-    if (!json || json->value("schema", "") != "envlock.squashfs-result/v1" ||
-        text_at(*json, "sqsh", "file") != sqsh.filename().string()) {
-      continue;
-    }
-    Recorded r;
-    const std::string reference = text_at(*json, "image", "reference");
-    const auto at = reference.rfind('@');
-    r.image_digest = at == std::string::npos ? "" : reference.substr(at + 1);
-    r.sha256 = text_at(*json, "sqsh", "sha256");
-    if ((*json)["sqsh"].contains("size") && (*json)["sqsh"]["size"].is_number_unsigned()) {
-      r.size = (*json)["sqsh"]["size"].get<std::uintmax_t>();
-    }
-    r.from = result.string();
-    return r;
+  auto found = formats::find_squashfs_result_beside(sqsh);
+  if (!found) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  const std::string& reference = found->result.image_reference;
+  const auto at = reference.rfind('@');
+  return Recorded{at == std::string::npos ? "" : reference.substr(at + 1), found->result.sha256,
+                  found->result.size, found->path.string()};
 }
 
 } // namespace

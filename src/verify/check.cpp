@@ -2,18 +2,6 @@
 
 namespace envlock::verify {
 
-const char* to_string(Outcome outcome) {
-  switch (outcome) {
-  case Outcome::pass:
-    return "pass";
-  case Outcome::fail:
-    return "fail";
-  case Outcome::skip:
-    return "skip";
-  }
-  return "skip";
-}
-
 CheckResult passed(std::string id, std::string title, std::string expected, std::string found) {
   CheckResult result;
   result.id = std::move(id);

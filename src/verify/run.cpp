@@ -11,6 +11,7 @@
 #include "verify/probes/python_env.hpp"
 #include "verify/report/report.hpp"
 #include "verify/resume/checkpoint_load.hpp"
+#include "verify/resume/options.hpp"
 #include "verify/resume/resume_check.hpp"
 #include "verify/run_context.hpp"
 
@@ -40,6 +41,12 @@ bool wanted(const VerifyOptions& options, std::string_view group) {
          std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
 }
 
+// Whether --check names `group` (not merely: runs every group; the checks that run only when
+// named, and the GPU groups --quick leaves out).
+bool named(const VerifyOptions& options, std::string_view group) {
+  return std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
+}
+
 Status check_options(const VerifyOptions& options) {
   for (const auto& group : options.checks) {
     const auto& groups = check_groups();
@@ -57,7 +64,12 @@ Status check_options(const VerifyOptions& options) {
       return input_error("--root " + options.root.string() + ": not a folder");
     }
   }
-  return {};
+  const bool resume = named(options, "resume");
+  const bool load = named(options, "checkpoint-load");
+  return check_training_options(options, resume && load ? TrainingChecks::both
+                                         : resume       ? TrainingChecks::resume
+                                         : load         ? TrainingChecks::checkpoint_load
+                                                        : TrainingChecks::none);
 }
 
 // The lock: --lock FILE as given, else the default path (inside the root offline, resolved as
@@ -78,11 +90,6 @@ Result<lock::Lock> read_checked_lock(const VerifyOptions& options, const fs::pat
   }
   ENVLOCK_TRY_ASSIGN(const nlohmann::json json, util::parse_json(*text, shown.string()));
   return lock::from_json(json, shown.string());
-}
-
-// Whether --check names `group` (not merely: runs every group).
-bool named(const VerifyOptions& options, std::string_view group) {
-  return std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
 }
 
 // Whether a GPU group that --quick leaves out runs: --quick runs it only when --check names it.
@@ -295,21 +302,17 @@ Result<Report> run_verification(const VerifyOptions& options) {
       checks.push_back(result);
     }
   }
-  // The resume check trains for minutes: it runs only when --check names it.
-  if (std::find(options.checks.begin(), options.checks.end(), "resume") != options.checks.end()) {
-    ENVLOCK_TRY_ASSIGN(auto resume, run_resume_check(context));
-    for (auto& check : resume) {
-      check.group = "resume";
-      checks.push_back(std::move(check));
-    }
-  }
-  // So does the checkpoint-load check.
-  if (std::find(options.checks.begin(), options.checks.end(), "checkpoint-load") !=
-      options.checks.end()) {
-    ENVLOCK_TRY_ASSIGN(auto loaded, run_checkpoint_load_check(context));
-    for (auto& check : loaded) {
-      check.group = "checkpoint-load";
-      checks.push_back(std::move(check));
+  // The resume and checkpoint-load checks train for minutes: they run only when --check names
+  // them. Like every probe, one that cannot run is a failed check with the reason; each check
+  // keeps its own time (the runs it timed).
+  const std::pair<const char*, std::vector<CheckResult> (*)(const RunContext&)> training[] = {
+      {"resume", run_resume_check}, {"checkpoint-load", run_checkpoint_load_check}};
+  for (const auto& [group, check_group] : training) {
+    if (named(options, group)) {
+      for (auto& check : check_group(context)) {
+        check.group = group;
+        checks.push_back(std::move(check));
+      }
     }
   }
   for (const auto& check : checks) {

@@ -8,6 +8,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 export REPO
 export ENVLOCK=${ENVLOCK:-$REPO/build/envlock}
 export ENVLOCK_VERIFY=${ENVLOCK_VERIFY:-$REPO/build/envlock-verify}
+export ENVLOCK_WRITE_RECORD=${ENVLOCK_WRITE_RECORD:-$REPO/build/tests/envlock_write_record}
 # envlock honours SOURCE_DATE_EPOCH; the suites set it themselves where they test that.
 unset SOURCE_DATE_EPOCH
 jobs=${ENVLOCK_E2E_JOBS:-2}

@@ -3,8 +3,14 @@
 # squashfs-result.json, or the file hashed), null with a reason when nothing gave them; `envlock
 # chain verify` checks a signed provenance, a squashfs result and each report, naming the first
 # broken link of each.
+# Every record is made by envlock's own writers: the verifier's reports, and the records no command
+# of this suite writes (the importer's record, the statement, the squashfs result) through
+# envlock_write_record, which reads them with their readers first.
 . "$REPO/tests/e2e/lib.sh"
 need_tools python3 sha256sum
+[ -x "$ENVLOCK_WRITE_RECORD" ] || { fail "fixture" "no $ENVLOCK_WRITE_RECORD"; finish; }
+# write_record TYPE OUT: the JSON on standard input, read and written by envlock's TYPE writer.
+write_record() { "$ENVLOCK_WRITE_RECORD" "$1" >"$2"; }
 V=$ENVLOCK_VERIFY
 bash "$REPO/tests/data/verify/make_rootfs.sh" root
 verify() { "$V" --root root --check packages "$@"; }
@@ -31,12 +37,18 @@ check_contains "$(cat hashed.xml)" "<property name=\"sqsh_sha256\" value=\"$SQSH
 
 # The importer's record beside the .sqsh names the image and the sha256 (its size still matches).
 RECORDED=$(printf 'recorded' | sha256sum | cut -d' ' -f1)
-python3 - "$RECORDED" "$(stat -c %s image.sqsh)" "$IMAGE" <<'PY'
+python3 - "$RECORDED" "$(stat -c %s image.sqsh)" "$IMAGE" <<'PY' | write_record image-record image.sqsh.json
 import json, sys
-json.dump({"schema": "envlock.image-record/v1", "image": {"digest": sys.argv[3]},
-           "sqsh": {"file": "image.sqsh", "sha256": sys.argv[1], "size": int(sys.argv[2])}},
-          open("image.sqsh.json", "w"))
+print(json.dumps({"schema": "envlock.image-record/v1",
+  "image": {"name": "registry.example.invalid/ml/shan-training", "tag": "", "digest": sys.argv[3],
+            "manifest_digest": sys.argv[3], "platform": "linux/amd64"},
+  "lock": {"path": "", "sha256": "", "pin": "none"},
+  "sqsh": {"file": "image.sqsh", "sha256": sys.argv[1], "size": int(sys.argv[2])},
+  "tree_digest": sys.argv[3], "expected_from": "first import",
+  "enroot": {"squash_options": "-comp lzo -noD -exit-on-error", "source_date_epoch": 0}}))
 PY
+check_eq "$(python3 -c 'import json; print(json.load(open("image.sqsh.json"))["schema"])')" \
+  "envlock.image-record/v1" "the importer's record, as its writer writes it"
 run_cmd r verify --sqsh image.sqsh --format json -o record.json
 check_eq "$(field record.json 'r["image_digest"], r["sqsh_sha256"]')" "('$IMAGE', '$RECORDED')" \
   "the importer's record: its digest and sha256, not a re-hash"
@@ -54,25 +66,39 @@ check_eq "$b_rc:$b_err" "2:envlock-verify: error: --image-digest: 'sha256:nope' 
 
 # ---- envlock chain verify
 "$ENVLOCK" keygen -o signer >/dev/null
-python3 - "$LOCK_SHA" "${IMAGE#sha256:}" "$SQSH" <<'PY'
+python3 - "$LOCK_SHA" "${IMAGE#sha256:}" "$SQSH" <<'PY' | write_record provenance provenance.json
 import json, sys
 lock, image, sqsh = sys.argv[1:4]
-statement = {
+file = lambda name, sha: {"name": name, "digest": {"sha256": sha}}
+print(json.dumps({
     "_type": "https://in-toto.io/Statement/v1",
-    "subject": [{"name": "registry.example.invalid/ml/shan-training", "digest": {"sha256": image}},
-                {"name": "shan-training.sqsh", "digest": {"sha256": sqsh}}],
+    "subject": [file("registry.example.invalid/ml/shan-training", image), file("shan-training.sqsh", sqsh)],
     "predicateType": "https://slsa.dev/provenance/v1",
-    "predicate": {"buildDefinition": {"externalParameters": {
-        "lockFile": {"name": "envlock.lock.json", "digest": {"sha256": lock}}}}}}
-json.dump(statement, open("provenance.json", "w"), sort_keys=True)
+    "predicate": {
+        "buildDefinition": {
+            "buildType": "urn:envlock:build-type:container-image:v1",
+            "externalParameters": {"manifest": {"envlock": 1}, "manifestFile": file("envlock.yaml", lock),
+                                   "lockFile": file("envlock.lock.json", lock)},
+            "internalParameters": {"buildArgs": {}, "sourceDateEpoch": 0},
+            "resolvedDependencies": [file("Dockerfile", lock)]},
+        "runDetails": {"builder": {"id": "urn:envlock:builder:buildah", "version": {"buildah": "1.28.2"}},
+                       "metadata": {"invocationId": "urn:envlock:build-result:sha256:" + lock,
+                                    "startedOn": "2026-11-30T23:01:52Z", "finishedOn": "2026-11-30T23:02:11Z"},
+                       "byproducts": [file("build-result.log", lock)]}}}))
 PY
 "$ENVLOCK" provenance sign --key signer provenance.json -o provenance.dsse.json >/dev/null
-python3 - "$IMAGE" "$SQSH" <<'PY'
+python3 - "$IMAGE" "$SQSH" <<'PY' | write_record squashfs-result squashfs-result.json
 import json, sys
-json.dump({"schema": "envlock.squashfs-result/v1",
-           "image": {"reference": "registry.example.invalid/ml/shan-training@" + sys.argv[1]},
-           "sqsh": {"file": "image.sqsh", "sha256": sys.argv[2], "size": 32}},
-          open("squashfs-result.json", "w"))
+print(json.dumps({"schema": "envlock.squashfs-result/v1",
+  "image": {"reference": "registry.example.invalid/ml/shan-training@" + sys.argv[1],
+            "manifest_digest": sys.argv[1], "platform": "linux/amd64"},
+  "sqsh": {"file": "image.sqsh", "sha256": sys.argv[2], "size": 32}, "tree_digest": sys.argv[1],
+  "producer": "envlock",
+  "enroot": {"compatible_with": "4.1.2", "squash_options": "-comp lzo -noD -exit-on-error",
+             "source_date_epoch": 0, "locale": "C.UTF-8"},
+  "squashfs_tools": {"version": "4.5.1", "mksquashfs_arguments": ["-comp", "lzo"]},
+  "superblock": {"block_size": 131072, "bytes_used": 32, "compression": "lzo", "flags": 0,
+                 "fragment_count": 0, "id_count": 1, "inode_count": 1, "mkfs_time": 0, "version": "4.0"}}))
 PY
 mkdir -p results/nodes
 cp hashed.json results/nodes/node1.json
@@ -88,11 +114,17 @@ check_contains "$c_out" "squashfs-result.json: ok: image ${IMAGE:0:19}…, .sqsh
 check_contains "$c_out" "3 of 3 records chain to provenance.dsse.json; 2 of 2 nodes passed (links holding, outcome pass)" \
   "the summary line"
 
-# A node whose links hold but whose checks failed: its outcome is shown, the command fails.
-python3 -c 'import json; r=json.load(open("hashed.json")); r["outcome"]="fail"; r["summary"]["failed"]=1; json.dump(r, open("results/nodes/node3.json","w"))'
+# A node whose links hold but whose checks failed (its image lacks a package the lock pins): its
+# outcome is shown, the command fails.
+cp -a root root3
+rm -rf root3/opt/venv/lib/python3.12/site-packages/numpy-*.dist-info
+"$V" --root root3 --check packages --lock root/etc/envlock/lock.json --sqsh image.sqsh \
+  --image-digest "$IMAGE" --format json -o results/nodes/node3.json >/dev/null
+COUNTS3=$(field results/nodes/node3.json '"%d passed, %d failed, %d skipped" % (r["summary"]["passed"], r["summary"]["failed"], r["summary"]["skipped"])')
+check_contains "$COUNTS3" ", 1 failed," "node3's report fails one check of its own"
 run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub --results results
 check_eq "$c_rc" 1 "a failed node whose links hold: exit 1"
-check_contains "$c_out" "node3.json: links hold: lock ${LOCK_SHA:0:12}…, image ${IMAGE:0:19}…, .sqsh ${SQSH:0:12}…; node failed (${COUNTS/0 failed/1 failed})" \
+check_contains "$c_out" "node3.json: links hold: lock ${LOCK_SHA:0:12}…, image ${IMAGE:0:19}…, .sqsh ${SQSH:0:12}…; node failed ($COUNTS3)" \
   "a failed node: its outcome beside the links"
 check_contains "$c_out" "3 of 3 records chain to provenance.dsse.json; 2 of 3 nodes passed (links holding, outcome pass)" \
   "the summary counts the nodes that passed"
@@ -107,14 +139,20 @@ rm results/nodes/node3.json
 printf 'another build\n' >other.sqsh
 OTHER=$(sha256sum other.sqsh | cut -d' ' -f1)
 "$V" --root root --check packages --sqsh other.sqsh --image-digest "$IMAGE" --format json -o results/nodes/node7.json >/dev/null
-python3 -c 'import json; r=json.load(open("hashed.json")); r["image_digest"]=None; json.dump(r, open("results/nodes/node8.json","w"))'
-python3 -c 'import json; r=json.load(open("hashed.json")); r["lock_sha256"]="0"*64; json.dump(r, open("results/nodes/node9.json","w"))'
+mkdir -p unrecorded && cp image.sqsh unrecorded/
+"$V" --root root --check packages --sqsh unrecorded/image.sqsh --format json \
+  -o results/nodes/node8.json >/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["expect"]["cuda"]="13.2"; json.dump(d, open("other.lock.json","w"))' root/etc/envlock/lock.json
+"$V" --root root --lock other.lock.json --check packages --sqsh image.sqsh --image-digest "$IMAGE" \
+  --format json -o results/nodes/node9.json >/dev/null
+OTHER_LOCK=$(field results/nodes/node9.json 'r["lock_sha256"]')
+check_ne "$OTHER_LOCK" "$LOCK_SHA" "node9 checked another lock"
 run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub signer.pub --results results
 check_eq "$c_rc" 1 "broken links: exit 1"
 check_contains "$c_out" "node7.json: .sqsh sha256 ${OTHER:0:12}…: not the one provenance.dsse.json signs (${SQSH:0:12}…)" \
   "another .sqsh: named with both sha256s"
 check_contains "$c_out" "node8.json: image digest not recorded" "no image digest: a broken link"
-check_contains "$c_out" "node9.json: lock sha256 000000000000…: not the one provenance.dsse.json signs (${LOCK_SHA:0:12}…)" \
+check_contains "$c_out" "node9.json: lock sha256 ${OTHER_LOCK:0:12}…: not the one provenance.dsse.json signs (${LOCK_SHA:0:12}…)" \
   "another lock: named first"
 check_contains "$c_out" "2 of 5 records chain to provenance.dsse.json; 2 of 5 nodes passed (links holding, outcome pass)" "the summary counts them"
 

@@ -24,6 +24,37 @@ check_contains "$d_out" "executables: $(dirname "$(realpath "$ENVLOCK")")/envloc
   "the demo says where the executables are"
 check_contains "$d_err" "envlock: comparing with image.squashfs-result.json" "squashfs verify names the result it found"
 
+# ---- the handover from the records the demo made (build -> squashfs -> verify --root), named as
+# a user names them: every item of rows 3 (code) and 4 (image) is there, read from the field that
+# holds it (image.reference, sqsh.file, sqsh.sha256), never guessed.
+P=$kept/project
+run_cmd h "$ENVLOCK" handover --lock "$P/envlock.lock.json" --build-result "$P/build-result.json" \
+  --squashfs-result "$P/image.squashfs-result.json" --provenance "$P/provenance.json" \
+  --reports "$P/reports" --format json -o "$WORK/handover.json"
+check_eq "$h_rc" 0 "handover from the demo's records: exit 0 ($h_err)"
+rows_34() { python3 -c 'import json,sys
+for row in json.load(open(sys.argv[1]))["rows"]:
+    if row["id"] in ("code", "image"):
+        for item in row["items"]:
+            print(row["id"], item["label"], "=", item["value"], "<-", item["source"])' "$1"; }
+check_eq "$(rows_34 "$WORK/handover.json" | grep -c ' = None <- ')" "0" \
+  "rows 3 and 4: no item missing ($(rows_34 "$WORK/handover.json" | grep ' = None <- ' | tr '\n' ';'))"
+field_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval("d" + sys.argv[2]))' "$@"; }
+check_contains "$(rows_34 "$WORK/handover.json")" \
+  "image Built image = $(field_of "$P/build-result.json" '["image"]["reference"]') <- build-result.json: image.reference" \
+  "Built image: the build result's image.reference"
+check_contains "$(rows_34 "$WORK/handover.json")" \
+  "image Squashfs file = image.sqsh <- image.squashfs-result.json: sqsh.file" "Squashfs file: sqsh.file"
+check_contains "$(rows_34 "$WORK/handover.json")" \
+  "image Squashfs sha256 = $(sha256sum "$P/image.sqsh" | cut -d' ' -f1) <- image.squashfs-result.json: sqsh.sha256" \
+  "Squashfs sha256: the .sqsh's own sha256, from sqsh.sha256"
+check_contains "$(rows_34 "$WORK/handover.json")" \
+  "image Provenance subject digest = $(field_of "$P/build-result.json" '["image"]["digest"][7:]') <- provenance.json: subject[0].digest.sha256" \
+  "Provenance subject digest: the built image's"
+check_eq "$(grep -c '| \*\*missing\*\* |' "$P/handover.md")" \
+  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["missing"])' "$WORK/handover.json")" \
+  "the demo's own handover (the usual files of its folder) misses what the named records miss"
+
 # ---- the demo image's SBOM: valid, exactly what is installed, the same bytes twice
 sbom=$kept/project/sbom.cdx.json
 if [ -d "$REPO/tools/cyclonedx/node_modules/@cyclonedx/cyclonedx-library" ]; then

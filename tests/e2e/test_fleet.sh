@@ -8,6 +8,7 @@
 need_tools python3 sha256sum mksquashfs
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
 [ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
+[ -x "$ENVLOCK_WRITE_RECORD" ] || { fail "fixture" "no $ENVLOCK_WRITE_RECORD"; finish; }
 DATA=$REPO/tests/data/verify
 LOCK=$DATA/lock.json
 slurm_start
@@ -134,8 +135,21 @@ wait_until 100 node3_idle
 check_eq "$(sinfo -h -N -n node3 -o '%T')" "idle" "node3 is back in service"
 
 # ---- distribute: sbcast to every node's local storage, sha256 checked on each node
-python3 -c 'import json,sys; json.dump({"schema":"envlock.squashfs-result/v1","sqsh":{"file":"image.sqsh","sha256":sys.argv[1],"size":0}}, open("squashfs-result.json","w"))' \
-  "${IMAGE_DIGEST#sha256:}"
+# The image's squashfs result, written by envlock's own writer (envlock_write_record reads it first).
+python3 - "${IMAGE_DIGEST#sha256:}" "$(stat -c %s image.sqsh)" <<'PY' | "$ENVLOCK_WRITE_RECORD" squashfs-result >squashfs-result.json
+import json, sys
+digest = "sha256:" + "0" * 64
+print(json.dumps({"schema": "envlock.squashfs-result/v1",
+  "image": {"reference": "oci:root", "manifest_digest": digest, "platform": "linux/amd64"},
+  "sqsh": {"file": "image.sqsh", "sha256": sys.argv[1], "size": int(sys.argv[2])}, "tree_digest": digest,
+  "producer": "envlock",
+  "enroot": {"compatible_with": "4.1.2", "squash_options": "-comp lzo -noD -exit-on-error",
+             "source_date_epoch": 0, "locale": "C.UTF-8"},
+  "squashfs_tools": {"version": "4.5.1", "mksquashfs_arguments": ["-all-root"]},
+  "superblock": {"block_size": 131072, "bytes_used": int(sys.argv[2]), "compression": "gzip", "flags": 0,
+                 "fragment_count": 0, "id_count": 1, "inode_count": 1, "mkfs_time": 0, "version": "4.0"}}))
+PY
+check_eq "$(jq_py squashfs-result.json 'd["sqsh"]["sha256"]')" "${IMAGE_DIGEST#sha256:}" "the image's squashfs result, as envlock writes it"
 run_cmd c "$ENVLOCK" fleet distribute image.sqsh --result squashfs-result.json \
   --dest "$SLURM_LOCAL/image.sqsh" --nodes 'node[1-4]' --results dist
 check_eq "$c_rc" 0 "distribute to four nodes exits 0"

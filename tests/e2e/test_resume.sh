@@ -1,6 +1,8 @@
 # The resume check without a GPU: `envlock sample-data` (deterministic bytes, Megatron's index
 # header, argument errors word for word), the trainer found beside the executable or embedded,
-# and the resume check's input and environment errors (no PyTorch: exit 3) from both binaries.
+# and the resume check's input errors (exit 2, before any check runs) and a trainer that cannot run
+# (no PyTorch): a failed check with the trainer's words beside every other check, from both
+# binaries.
 . "$REPO/tests/e2e/lib.sh"
 need_tools python3 sha256sum od
 E=$ENVLOCK
@@ -62,19 +64,35 @@ echo "raise ImportError('hidden by the test')" >hidden/numpy/__init__.py
 echo "raise ImportError('hidden by the test')" >hidden/torch/__init__.py
 printf '#!/bin/sh\nPYTHONPATH=%s exec %s "$@"\n' "$PWD/hidden" "$(command -v python3)" >py
 chmod +x py
-run_cmd r "$V" --lock "$LOCK" --check resume --python ./py --work-dir w1
-check_eq "$r_rc" 3 "no PyTorch is an environment error (exit 3)"
-check_contains "$r_err" "envlock-verify: error: resume check: PyTorch and NumPy must be importable by " "no PyTorch message"
-check_contains "$r_err" ": hidden by the test" "no PyTorch message names the import error"
+# The check that cannot run never hides the others: the report holds the CUDA and NCCL checks run
+# before it, resume.compute failed with the trainer's words, and the rest of the resume check
+# skipped, naming why.
+checks_of() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+for c in r["checks"]: print(c["id"], c["outcome"], c["reason"])' "$1"; }
+run_cmd r "$V" --lock "$LOCK" --check cuda,nccl,resume --python ./py --work-dir w1 -o w1.json
+check_eq "$r_rc" 1 "no PyTorch: the resume check fails (exit 1), the run goes on"
+check_eq "$r_err" "" "no PyTorch: no error, the report is written"
+check_contains "$(checks_of w1.json)" "cuda.driver " "the checks run before the resume check are in the report"
+check_contains "$(checks_of w1.json)" "nccl." "... the NCCL checks too"
+check_contains "$(checks_of w1.json | grep '^resume.compute')" \
+  "resume.compute fail resume check: PyTorch and NumPy must be importable by " "resume.compute fails with the trainer's words"
+check_contains "$(checks_of w1.json | grep '^resume.compute')" ": hidden by the test" "... naming the import error"
+check_eq "$(checks_of w1.json | grep '^resume\.' | grep -v '^resume.compute')" \
+  "resume.runs skip not run: resume.compute failed
+resume.loss skip not run: resume.compute failed
+resume.lr skip not run: resume.compute failed
+resume.params skip not run: resume.compute failed" "every other resume check is in the report, skipped with the reason"
+check_contains "$r_out" "resume.compute" "the table names the failed check"
 check_file w1/sample_text_document.idx "the sample token file was written to the work folder"
-run_cmd r "$E" verify --lock "$LOCK" --check resume --python ./py
-check_eq "$r_rc" 3 "envlock verify --check resume: no PyTorch is exit 3 too"
-check_contains "$r_err" "envlock: error: resume check: PyTorch and NumPy must be importable by " "envlock verify message"
+run_cmd r "$E" verify --lock "$LOCK" --check resume --python ./py --format json -o w1b.json
+check_eq "$r_rc" 1 "envlock verify --check resume: no PyTorch is a failed check too (exit 1)"
+check_contains "$(checks_of w1b.json)" "resume.compute fail resume check: PyTorch and NumPy must be importable by " \
+  "envlock verify: the same failed check"
 
 # A lone envlock-verify (no trainer beside it) writes its embedded trainer, byte for byte.
 mkdir lone && cp "$V" lone/envlock-verify
 run_cmd r lone/envlock-verify --lock "$LOCK" --check resume --python ./py --work-dir w2
-check_eq "$r_rc" 3 "a lone envlock-verify reaches the trainer too"
+check_eq "$r_rc" 1 "a lone envlock-verify reaches the trainer too"
 check_eq "$(sha256sum <w2/envlock_resume.py)" "$(sha256sum <"$REPO/share/resume/envlock_resume.py")" "the embedded trainer is share/resume/envlock_resume.py"
 # ---- the checkpoint-load check without a GPU: what the files tell before Python starts
 ckpt_json() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([(c["id"], c["outcome"], c["reason"]) for c in r["checks"]])' "$1"; }
@@ -116,8 +134,10 @@ check_contains "$(ckpt_json megatron.json)" "\"ckpt-megatron: no rank0.pt: a Meg
 run_cmd c "${cl[@]}" --checkpoint ckpt-empty -o empty.json
 check_contains "$(ckpt_json empty.json)" "'ckpt-empty: an empty folder: no checkpoint'" "an empty folder is named"
 run_cmd c "${cl[@]}" --checkpoint ckpt-good --work-dir w3 -o good.json
-check_eq "$c_rc" 3 "a complete checkpoint reaches the trainer: no PyTorch is exit 3"
-check_contains "$c_err" "envlock-verify: error: checkpoint-load check: PyTorch and NumPy must be importable by " "the trainer's error, named by the check"
+check_eq "$c_rc" 1 "a complete checkpoint reaches the trainer: no PyTorch fails the load (exit 1)"
+check_contains "$(ckpt_json good.json)" \
+  "[('checkpoint.files', 'pass', ''), ('checkpoint.load', 'fail', 'checkpoint-load check: PyTorch and NumPy must be importable by " \
+  "the files' check stays beside the load's, which fails with the trainer's words"
 # --train-cmd: the user's trainer loads any checkpoint ({ckpt}); its losses are read from its output
 tc='test -f {ckpt}/latest_checkpointed_iteration.txt && for s in 51 52 53; do echo "step $s loss $LOSS"; done'
 run_cmd c env LOSS=2.5 "${cl[@]}" --checkpoint ckpt-megatron --extra-steps 3 --work-dir w4 -o tc.json \

@@ -8,7 +8,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   if (auto super = envlock::squashfs::parse_superblock(bytes)) {
-    (void)envlock::squashfs::to_json(*super);
+    (void)envlock::formats::to_json(*super);
   }
   return 0;
 }

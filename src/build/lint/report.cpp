@@ -1,5 +1,7 @@
 #include "build/lint/report.hpp"
 
+#include "formats/schemas.hpp"
+
 #include <array>
 #include <cctype>
 #include <map>
@@ -85,7 +87,7 @@ nlohmann::json lint_report_json(const std::vector<LintedFile>& files) {
     total += file.findings.size();
   }
   const std::size_t errors = lint_error_count(files);
-  return {{"schema", "envlock.lint/v1"},
+  return {{"schema", formats::k_lint_schema},
           {"files", list},
           {"errors", errors},
           {"warnings", total - errors}};

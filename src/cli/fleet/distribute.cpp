@@ -68,8 +68,8 @@ Result<ExitCode> run_distribute(const Options& o) {
   };
   ENVLOCK_TRY_ASSIGN(const auto report, fleet::run_distribute(run));
   std::cout << fleet::distribute_report_to_table(report);
-  std::cout << "distribute report: " << (script.results / fleet::k_distribute_report).string()
-            << "\n";
+  std::cout << "distribute report: "
+            << (script.results / formats::k_distribute_report_file).string() << "\n";
   return report.passed() ? ExitCode::ok : ExitCode::failed;
 }
 

@@ -4,7 +4,8 @@
 #include "cli/fleet/fleet.hpp"
 #include "cmdline/help.hpp"
 #include "fleet/distribute.hpp"
-#include "util/json.hpp"
+#include "formats/distribute_report.hpp"
+#include "formats/fleet_report.hpp"
 #include "util/process.hpp"
 #include "util/strings.hpp"
 
@@ -28,25 +29,21 @@ struct Options {
 Result<std::vector<fleet::NodeVerdict>> read_verdicts(const fs::path& results) {
   std::vector<std::vector<fleet::NodeVerdict>> lists;
   std::error_code ec;
-  const fs::path fleet_json = results / "fleet-report.json";
-  const fs::path distribute_json = results / fleet::k_distribute_report;
+  const fs::path fleet_json = results / formats::k_fleet_report_file;
+  const fs::path distribute_json = results / formats::k_distribute_report_file;
   if (!fs::exists(fleet_json, ec) && !fs::exists(distribute_json, ec)) {
     return input_error(results.string() +
                        ": no fleet-report.json or distribute-report.json; run envlock fleet "
                        "verify or distribute first");
   }
   if (fs::exists(fleet_json, ec)) {
-    ENVLOCK_TRY_ASSIGN(const auto json, util::read_json_file(fleet_json));
-    const auto report = fleet::fleet_report_from_json(json);
-    if (!report) {
-      return input_error(fleet_json.string() + ": not an envlock.fleet-report/v1");
-    }
-    lists.push_back(fleet::verdicts_from_report(*report));
+    ENVLOCK_TRY_ASSIGN(const formats::FleetReport report, formats::read_fleet_report(fleet_json));
+    lists.push_back(fleet::verdicts_from_report(report));
   }
   if (fs::exists(distribute_json, ec)) {
-    ENVLOCK_TRY_ASSIGN(const auto json, util::read_json_file(distribute_json));
-    ENVLOCK_TRY_ASSIGN(auto verdicts, fleet::verdicts_from_distribute(json, distribute_json));
-    lists.push_back(std::move(verdicts));
+    ENVLOCK_TRY_ASSIGN(const formats::DistributeReport report,
+                       formats::read_distribute_report(distribute_json));
+    lists.push_back(fleet::verdicts_from_distribute(report));
   }
   return fleet::merge_verdicts(lists);
 }

@@ -4,7 +4,8 @@
 #include "cli/fleet/fleet.hpp"
 #include "cli/fleet/verify_options.hpp"
 #include "cmdline/help.hpp"
-#include "fleet/rollout_state.hpp"
+#include "fleet/rollout_plan.hpp"
+#include "formats/rollout_state.hpp"
 #include "util/strings.hpp"
 
 #include <filesystem>
@@ -21,7 +22,7 @@ namespace {
 struct Options {
   FleetVerifyOptions verify;
   std::string batches;
-  std::string state_path = "rollout-state.json";
+  std::string state_path = formats::k_rollout_state_file;
 };
 
 // The state to go on from: the file's when it is for this image and lock, else a new plan that
@@ -38,7 +39,7 @@ Result<fleet::RolloutState> starting_state(const Options& o, const fleet::Verify
   if (!fs::exists(o.state_path, ec)) {
     return fresh;
   }
-  ENVLOCK_TRY_ASSIGN(fleet::RolloutState state, fleet::read_rollout_state(o.state_path));
+  ENVLOCK_TRY_ASSIGN(fleet::RolloutState state, formats::read_rollout_state(o.state_path));
   if (state.image_digest == fresh.image_digest && state.lock_sha256 == fresh.lock_sha256) {
     std::cerr << "resuming the roll-out in " << o.state_path << " at batch "
               << state.next_batch() + 1 << "/" << state.batches.size() << "\n";
@@ -80,15 +81,15 @@ Result<ExitCode> run_rollout(const Options& o) {
     }
     if (!outcome.report.passed()) {
       state.status = "stopped";
-      ENVLOCK_TRY(fleet::write_rollout_state(o.state_path, state));
+      ENVLOCK_TRY(formats::write_rollout_state(o.state_path, state));
       std::cout << "roll-out stopped at batch " << i + 1 << "/" << total
                 << "; fix the failed nodes and run the same command again to resume\n";
       return ExitCode::failed;
     }
-    ENVLOCK_TRY(fleet::write_rollout_state(o.state_path, state));
+    ENVLOCK_TRY(formats::write_rollout_state(o.state_path, state));
   }
   state.status = "done";
-  ENVLOCK_TRY(fleet::write_rollout_state(o.state_path, state));
+  ENVLOCK_TRY(formats::write_rollout_state(o.state_path, state));
   std::size_t count = 0;
   for (const auto& batch : state.batches) {
     count += batch.size();

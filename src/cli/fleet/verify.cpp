@@ -59,8 +59,8 @@ Result<ExitCode> run_verify(const Options& o) {
   };
   ENVLOCK_TRY_ASSIGN(const auto outcome, fleet::run_fleet_verify(run));
   std::cout << fleet::fleet_report_to_table(outcome.report);
-  std::cout << "fleet report: " << (run.script.results / "fleet-report.json").string() << ", "
-            << (run.script.results / "fleet-report.md").string() << "\n";
+  std::cout << "fleet report: " << (run.script.results / formats::k_fleet_report_file).string()
+            << ", " << (run.script.results / "fleet-report.md").string() << "\n";
   return outcome.report.passed() ? ExitCode::ok : ExitCode::failed;
 }
 

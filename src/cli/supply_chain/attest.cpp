@@ -8,6 +8,7 @@
 #include "cli/supply_chain/attach.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
+#include "formats/report.hpp"
 #include "provenance/build_record.hpp"
 #include "provenance/dsse.hpp"
 #include "provenance/key_files.hpp"
@@ -194,7 +195,7 @@ Result<ExitCode> run_verdict(const VerdictArgs& args) {
     ENVLOCK_TRY_ASSIGN(key_path, pv::default_key_path());
   }
   ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(key_path, pv::KeyHalf::private_key));
-  ENVLOCK_TRY_ASSIGN(const nlohmann::json report, util::read_json_file(args.report));
+  ENVLOCK_TRY_ASSIGN(const formats::Report report, formats::read_report(args.report));
   ENVLOCK_TRY_ASSIGN(const nlohmann::json statement,
                      pv::test_result_statement(report, args.report));
   ENVLOCK_TRY_ASSIGN(const pv::Envelope envelope,

@@ -1,4 +1,4 @@
-#include "util/json.hpp"
+#include "formats/node_facts.hpp"
 #include "util/strings.hpp"
 #include "verify/probes/probes.hpp"
 
@@ -18,23 +18,16 @@ struct HostGpu {
   std::string uuid;
 };
 
-// The gpus[] of an `envlock node` facts file.
+// The gpus[] of an `envlock node` facts file (formats/node_facts.hpp); each must name its UUID.
 Result<std::vector<HostGpu>> read_host_gpus(const std::filesystem::path& path) {
-  ENVLOCK_TRY_ASSIGN(auto json, util::read_json_file(path));
-  const auto gpus = json.find("gpus");
-  if (gpus == json.end() || !gpus->is_array()) {
-    return input_error(path.string() + ": gpus: missing or not a list");
-  }
+  ENVLOCK_TRY_ASSIGN(const formats::NodeFacts facts, formats::read_node_facts(path));
   std::vector<HostGpu> out;
-  for (std::size_t i = 0; i < gpus->size(); ++i) {
-    const auto& gpu = (*gpus)[i];
-    if (!gpu.is_object() || !gpu.contains("uuid") || !gpu["uuid"].is_string()) {
+  for (std::size_t i = 0; i < facts.gpus.size(); ++i) {
+    const formats::NodeGpu& gpu = facts.gpus[i];
+    if (!gpu.uuid) {
       return input_error(path.string() + ": gpus[" + std::to_string(i) + "].uuid: missing");
     }
-    HostGpu host;
-    host.uuid = gpu["uuid"];
-    host.index = gpu.value("index", static_cast<std::int64_t>(i));
-    out.push_back(std::move(host));
+    out.push_back({gpu.index, *gpu.uuid});
   }
   return out;
 }

@@ -148,39 +148,12 @@ std::string upper_case(std::string text) {
   return text;
 }
 
-} // namespace
-
-Result<std::vector<CheckResult>> run_checkpoint_load_check(const RunContext& context) {
+// Loads the checkpoint and trains on: checkpoint.load, or an error when the trainer cannot run.
+Result<CheckResult> load_checkpoint(const RunContext& context, bool bundled) {
   const CheckpointLoadOptions& options = context.options().checkpoint_load;
   const ResumeOptions& resume = context.options().resume;
   const fs::path& dir = options.checkpoint;
-  if (dir.empty()) {
-    return input_error("--check checkpoint-load needs --checkpoint DIR (a checkpoint written by "
-                       "the current environment)");
-  }
-  if (options.extra_steps < 1) {
-    return input_error("--extra-steps: must be at least 1");
-  }
-  if (resume.gpus < 1) {
-    return input_error("--gpus: must be at least 1");
-  }
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    return input_error("--checkpoint " + dir.string() + ": no such folder");
-  }
-  if (context.mode() == Mode::offline) {
-    return std::vector<CheckResult>{
-        skipped(k_load_id, k_load_title, "", "offline mode (--root): the check trains")};
-  }
-  const bool bundled = resume.train_cmd.empty();
-  ENVLOCK_TRY_ASSIGN(const CheckpointFiles files, hash_checkpoint(dir));
-  std::vector<CheckResult> out = {files_result(dir, files, resume.gpus, bundled)};
-  if (out[0].outcome == Outcome::fail) {
-    out.push_back(
-        skipped(k_load_id, k_load_title, "", "the checkpoint's files failed their check"));
-    return out;
-  }
-
   std::optional<util::TempDir> temp;
   fs::path work = resume.work_dir;
   if (work.empty()) {
@@ -209,11 +182,11 @@ Result<std::vector<CheckResult>> run_checkpoint_load_check(const RunContext& con
                        run_timed("checkpoint-load", {"/bin/sh", "-c", command}, env));
     const std::string output = run.process.out + "\n" + run.process.err;
     ENVLOCK_TRY(util::write_file_atomic(work / "checkpoint-load.log", output));
-    out.push_back(load_result(run, parse_text_log(output, pattern), options.extra_steps,
-                              "the --train-cmd command"));
-    out.back().details["trainer"] = trainer_versions(context, context.python().python);
-    out.back().details["trainer"]["command"] = command;
-    return out;
+    CheckResult result = load_result(run, parse_text_log(output, pattern), options.extra_steps,
+                                     "the --train-cmd command");
+    result.details["trainer"] = trainer_versions(context, context.python().python);
+    result.details["trainer"]["command"] = command;
+    return result;
   }
 
   ENVLOCK_TRY_ASSIGN(const fs::path python, find_resume_python(resume, context.python().python));
@@ -238,10 +211,40 @@ Result<std::vector<CheckResult>> run_checkpoint_load_check(const RunContext& con
     return *error;
   }
   const bool ran = run.process.exit_code == 0;
-  out.push_back(load_result(run, ran ? read_run_log(records) : Result<RunLog>(RunLog{}),
-                            options.extra_steps, "the trainer"));
-  out.back().details["trainer"] = trainer_versions(context, python);
-  out.back().details["trainer"]["script"] = script.string();
+  CheckResult result = load_result(run, ran ? read_run_log(records) : Result<RunLog>(RunLog{}),
+                                   options.extra_steps, "the trainer");
+  result.details["trainer"] = trainer_versions(context, python);
+  result.details["trainer"]["script"] = script.string();
+  return result;
+}
+
+} // namespace
+
+std::vector<CheckResult> run_checkpoint_load_check(const RunContext& context) {
+  const CheckpointLoadOptions& options = context.options().checkpoint_load;
+  const ResumeOptions& resume = context.options().resume;
+  const fs::path& dir = options.checkpoint;
+  if (context.mode() == Mode::offline) {
+    return std::vector<CheckResult>{
+        skipped(k_load_id, k_load_title, "", "offline mode (--root): the check trains")};
+  }
+  const bool bundled = resume.train_cmd.empty();
+  auto files = hash_checkpoint(dir);
+  if (!files) {
+    return {failed(k_files_id, k_files_title, "", "", files.error().message),
+            skipped(k_load_id, k_load_title, "", "the checkpoint's files could not be read")};
+  }
+  std::vector<CheckResult> out = {files_result(dir, *files, resume.gpus, bundled)};
+  if (out[0].outcome == Outcome::fail) {
+    out.push_back(
+        skipped(k_load_id, k_load_title, "", "the checkpoint's files failed their check"));
+    return out;
+  }
+  // What keeps the load from running (no Python, no PyTorch, no GPU, a work folder that cannot
+  // be made) fails checkpoint.load with that reason; the files' result stays.
+  auto loaded = load_checkpoint(context, bundled);
+  out.push_back(loaded ? std::move(*loaded)
+                       : failed(k_load_id, k_load_title, "", "", loaded.error().message));
   return out;
 }
 

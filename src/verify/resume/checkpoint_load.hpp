@@ -16,9 +16,9 @@ namespace envlock::verify {
 
 // Results: "checkpoint.files" (the folder's files hashed; with the bundled trainer, each
 // rank<N>.pt checked as a complete torch.save archive) and "checkpoint.load" (skipped when the
-// files failed). Errors: no --checkpoint, a --checkpoint that is no folder, --extra-steps or
-// --gpus below 1 (exit 2); no Python, PyTorch or GPU (exit 3, "checkpoint-load check: ...").
-// Skipped in offline mode.
-Result<std::vector<CheckResult>> run_checkpoint_load_check(const RunContext& context);
+// files failed; failed with the reason when the trainer cannot run: no Python, PyTorch or GPU,
+// "checkpoint-load check: ..."). Skipped in offline mode. Its options (--checkpoint, --extra-steps,
+// --gpus) are checked before any check runs (check_training_options).
+std::vector<CheckResult> run_checkpoint_load_check(const RunContext& context);
 
 } // namespace envlock::verify

@@ -1,5 +1,10 @@
 #include "verify/resume/options.hpp"
 
+#include "dataset/indexed_dataset.hpp"
+#include "verify/resume/step_log.hpp"
+
+#include <system_error>
+
 namespace envlock::verify {
 
 void add_resume_options(CLI::App& app, ResumeOptions& options) {
@@ -56,6 +61,51 @@ void add_checkpoint_load_options(CLI::App& app, CheckpointLoadOptions& options) 
   app.add_option("--extra-steps", options.extra_steps,
                  "Steps to train after loading the checkpoint (default: 5)")
       ->group(group);
+}
+
+Status check_training_options(const VerifyOptions& options, TrainingChecks which) {
+  namespace fs = std::filesystem;
+  if (which == TrainingChecks::none) {
+    return {};
+  }
+  const ResumeOptions& resume = options.resume;
+  if (resume.gpus < 1) {
+    return input_error("--gpus: must be at least 1");
+  }
+  if (!resume.data.empty()) {
+    for (const auto& file : {dataset::bin_path(resume.data), dataset::idx_path(resume.data)}) {
+      std::error_code error;
+      if (!fs::is_regular_file(file, error)) {
+        return input_error("--data " + resume.data.string() + ": " + file.string() + " not found");
+      }
+    }
+  }
+  for (const auto& [option, path] :
+       {std::pair{"--python", &resume.python}, std::pair{"--resume-script", &resume.script}}) {
+    std::error_code error;
+    if (!path->empty() && !fs::is_regular_file(*path, error)) {
+      return input_error(std::string(option) + " " + path->string() + ": no such file");
+    }
+  }
+  if (!resume.train_cmd.empty()) {
+    ENVLOCK_TRY(parse_log_pattern(resume.loss_pattern.empty() ? k_megatron_loss_pattern
+                                                              : resume.loss_pattern));
+  }
+  if (which == TrainingChecks::checkpoint_load || which == TrainingChecks::both) {
+    const CheckpointLoadOptions& load = options.checkpoint_load;
+    if (load.checkpoint.empty()) {
+      return input_error("--check checkpoint-load needs --checkpoint DIR (a checkpoint written "
+                         "by the current environment)");
+    }
+    if (load.extra_steps < 1) {
+      return input_error("--extra-steps: must be at least 1");
+    }
+    std::error_code ec;
+    if (!fs::is_directory(load.checkpoint, ec)) {
+      return input_error("--checkpoint " + load.checkpoint.string() + ": no such folder");
+    }
+  }
+  return {};
 }
 
 } // namespace envlock::verify

@@ -86,11 +86,19 @@ Result<CheckResult> compute_result(const TimedRun& run) {
   return result;
 }
 
-Result<std::vector<CheckResult>> run_trainer(const ResumeOptions& options, const ResumeWork& work) {
-  ENVLOCK_TRY_ASSIGN(const fs::path python, find_resume_python(options, work.environment_python));
-  ENVLOCK_TRY_ASSIGN(const fs::path script, find_resume_script(options, work.dir));
-  Trainer trainer{python,
-                  script,
+// The compute step: the trainer found and started, its result line read. An error when the
+// trainer cannot be found or started, or reports its own error (no PyTorch, no GPU).
+Result<CheckResult> run_compute(const ResumeOptions& options, const ResumeWork& work,
+                                Trainer& trainer) {
+  ENVLOCK_TRY_ASSIGN(trainer.python, find_resume_python(options, work.environment_python));
+  ENVLOCK_TRY_ASSIGN(trainer.script, find_resume_script(options, work.dir));
+  ENVLOCK_TRY_ASSIGN(const TimedRun compute, run_timed("compute", trainer.argv("compute", 1, {})));
+  return compute_result(compute);
+}
+
+std::vector<CheckResult> run_trainer(const ResumeOptions& options, const ResumeWork& work) {
+  Trainer trainer{{},
+                  {},
                   options.gpus,
                   {"--data", work.data.string(), "--steps", std::to_string(work.tolerance.steps)}};
   for (const auto& arg : util::split(options.model_args, ' ')) {
@@ -98,9 +106,11 @@ Result<std::vector<CheckResult>> run_trainer(const ResumeOptions& options, const
       trainer.common.emplace_back(util::trim(arg));
     }
   }
-  ENVLOCK_TRY_ASSIGN(const TimedRun compute, run_timed("compute", trainer.argv("compute", 1, {})));
-  ENVLOCK_TRY_ASSIGN(CheckResult computed, compute_result(compute));
-  std::vector<CheckResult> out = {std::move(computed)};
+  auto computed = run_compute(options, work, trainer);
+  if (!computed) {
+    return resume_not_run(options, computed.error().message);
+  }
+  std::vector<CheckResult> out = {std::move(*computed)};
 
   const fs::path checkpoint = work.dir / "checkpoint";
   const auto path = [&](const std::string& name) { return (work.dir / name).string(); };
@@ -119,9 +129,14 @@ Result<std::vector<CheckResult>> run_trainer(const ResumeOptions& options, const
   for (const auto& [name, extra] : plans) {
     std::error_code ignored;
     fs::remove(path(name + ".jsonl"), ignored);
-    ENVLOCK_TRY_ASSIGN(TimedRun run, run_timed(name, trainer.argv("train", options.gpus, extra)));
-    const bool ok = run.process.exit_code == 0;
-    runs.push_back(std::move(run));
+    auto run = run_timed(name, trainer.argv("train", options.gpus, extra));
+    if (!run) {
+      auto rest = resume_not_run(options, run.error().message);
+      out.insert(out.end(), rest.begin() + 1, rest.end());
+      return out;
+    }
+    const bool ok = run->process.exit_code == 0;
+    runs.push_back(std::move(*run));
     if (!ok) {
       break;
     }
@@ -139,12 +154,6 @@ Result<std::vector<CheckResult>> run_trainer(const ResumeOptions& options, const
 
 Result<fs::path> prepare_resume_data(const ResumeOptions& options, const fs::path& work_dir) {
   if (!options.data.empty()) {
-    for (const auto& file : {dataset::bin_path(options.data), dataset::idx_path(options.data)}) {
-      std::error_code error;
-      if (!fs::is_regular_file(file, error)) {
-        return input_error("--data " + options.data.string() + ": " + file.string() + " not found");
-      }
-    }
     return options.data;
   }
   ENVLOCK_TRY_ASSIGN(const dataset::IndexedDataset dataset,
@@ -154,11 +163,27 @@ Result<fs::path> prepare_resume_data(const ResumeOptions& options, const fs::pat
   return prefix;
 }
 
-Result<std::vector<CheckResult>> run_resume_check(const RunContext& context) {
-  const ResumeOptions& options = context.options().resume;
-  if (options.gpus < 1) {
-    return input_error("--gpus: must be at least 1");
+std::vector<CheckResult> resume_not_run(const ResumeOptions& options, const std::string& reason) {
+  const bool bundled = options.train_cmd.empty();
+  std::vector<std::pair<const char*, const char*>> checks = {
+      {"resume.runs", "Training runs"},
+      {"resume.loss", "Loss after resuming"},
+      {"resume.lr", "Learning rate schedule"}};
+  if (bundled) {
+    checks.insert(checks.begin(), {"resume.compute", "One BF16 training step (SDPA, fused AdamW)"});
+    checks.emplace_back("resume.params", "Final parameters");
   }
+  std::vector<CheckResult> out = {
+      failed(checks.front().first, checks.front().second, "", "", reason)};
+  for (std::size_t i = 1; i < checks.size(); ++i) {
+    out.push_back(skipped(checks[i].first, checks[i].second, "",
+                          std::string("not run: ") + checks.front().first + " failed"));
+  }
+  return out;
+}
+
+std::vector<CheckResult> run_resume_check(const RunContext& context) {
+  const ResumeOptions& options = context.options().resume;
   const ResumeTolerance tolerance = resume_tolerance(context.lock().expect.resume);
   if (context.mode() == Mode::offline) {
     return std::vector<CheckResult>{skipped("resume.runs", "Training runs", "",
@@ -167,17 +192,24 @@ Result<std::vector<CheckResult>> run_resume_check(const RunContext& context) {
   std::optional<util::TempDir> temp;
   fs::path dir = options.work_dir;
   if (dir.empty()) {
-    ENVLOCK_TRY_ASSIGN(temp, util::TempDir::create("envlock-resume"));
+    auto made = util::TempDir::create("envlock-resume");
+    if (!made) {
+      return resume_not_run(options, made.error().message);
+    }
+    temp.emplace(std::move(*made));
     dir = temp->path();
   } else {
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) {
-      return env_error("--work-dir " + dir.string() + ": " + error.message());
+      return resume_not_run(options, "--work-dir " + dir.string() + ": " + error.message());
     }
   }
-  ENVLOCK_TRY_ASSIGN(const fs::path data, prepare_resume_data(options, dir));
-  const ResumeWork work{dir, data, tolerance, context.python().python};
+  auto data = prepare_resume_data(options, dir);
+  if (!data) {
+    return resume_not_run(options, data.error().message);
+  }
+  const ResumeWork work{dir, *data, tolerance, context.python().python};
   if (!options.train_cmd.empty()) {
     return run_train_cmd_check(options, work);
   }

@@ -21,11 +21,12 @@ std::string upper(std::string text) {
 
 } // namespace
 
-Result<std::vector<CheckResult>> run_train_cmd_check(const ResumeOptions& options,
-                                                     const ResumeWork& work) {
-  ENVLOCK_TRY_ASSIGN(const LogPattern pattern,
-                     parse_log_pattern(options.loss_pattern.empty() ? k_megatron_loss_pattern
-                                                                    : options.loss_pattern));
+std::vector<CheckResult> run_train_cmd_check(const ResumeOptions& options, const ResumeWork& work) {
+  const auto pattern = parse_log_pattern(options.loss_pattern.empty() ? k_megatron_loss_pattern
+                                                                      : options.loss_pattern);
+  if (!pattern) {
+    return resume_not_run(options, pattern.error().message);
+  }
   const bool megatron = options.log_convention.empty() ? options.loss_pattern.empty()
                                                        : options.log_convention == "megatron";
   const LogConvention convention = megatron ? LogConvention::megatron : LogConvention::plain;
@@ -48,15 +49,21 @@ Result<std::vector<CheckResult>> run_train_cmd_check(const ResumeOptions& option
       command = util::replace_all(command, "{" + key + "}", value);
       env["ENVLOCK_RESUME_" + upper(key)] = value;
     }
-    ENVLOCK_TRY_ASSIGN(TimedRun run, run_timed(phase, {"/bin/sh", "-c", command}, env));
+    auto started = run_timed(phase, {"/bin/sh", "-c", command}, env);
+    if (!started) {
+      return resume_not_run(options, started.error().message);
+    }
+    TimedRun run = std::move(*started);
     const std::string output = run.process.out + "\n" + run.process.err;
-    ENVLOCK_TRY(util::write_file_atomic(work.dir / (phase + ".log"), output));
+    if (auto written = util::write_file_atomic(work.dir / (phase + ".log"), output); !written) {
+      return resume_not_run(options, written.error().message);
+    }
     const bool ok = run.process.exit_code == 0;
     runs.push_back(std::move(run));
     if (!ok) {
       break;
     }
-    auto log = parse_text_log(output, pattern);
+    auto log = parse_text_log(output, *pattern);
     if (log) {
       log->convention = convention;
     }

@@ -1,5 +1,6 @@
-#include "build/build_result.hpp"
 #include "build/builder.hpp"
+#include "formats/build_result.hpp"
+#include "util/clock.hpp"
 #include "util/json.hpp"
 
 #include <algorithm>
@@ -68,7 +69,7 @@ TEST_CASE("builder versions and digest files") {
 }
 
 TEST_CASE("build-result.json: exactly the agreed keys, canonical") {
-  build::BuildResult result;
+  formats::BuildResult result;
   result.repository = "127.0.0.1:5000/x/y";
   result.tag = "v1";
   result.digest = "sha256:" + std::string(64, 'd');
@@ -78,7 +79,7 @@ TEST_CASE("build-result.json: exactly the agreed keys, canonical") {
   result.build_args = {{"A", "1"}};
   result.source_date_epoch = 7;
   result.log_path = "build.log";
-  const auto json = build::to_json(result);
+  const auto json = formats::to_json(result);
   std::vector<std::string> keys;
   for (const auto& [key, value] : json.items()) {
     keys.push_back(key);
@@ -91,7 +92,7 @@ TEST_CASE("build-result.json: exactly the agreed keys, canonical") {
   CHECK(json["image"]["reference"] == "127.0.0.1:5000/x/y@sha256:" + std::string(64, 'd'));
   CHECK(json["image"].size() == 4);
   CHECK(json["log"]["path"] == "build.log");
-  CHECK(build::rfc3339_utc(std::chrono::system_clock::from_time_t(1700000000)) ==
+  CHECK(util::rfc3339_utc(std::chrono::system_clock::from_time_t(1700000000)) ==
         "2023-11-14T22:13:20Z");
 }
 

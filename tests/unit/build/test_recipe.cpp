@@ -126,8 +126,13 @@ TEST_CASE("lock recipe: it round-trips through the lock; the template form has n
   bad["images"][0].erase("digest");
   auto refused = with_recipe(bad);
   REQUIRE_FALSE(refused.has_value());
-  CHECK(refused.error().message ==
-        "l.json: recipe: images: each needs line, from, image, digest and platform_digest");
+  CHECK(refused.error().message == "l.json: recipe.images[0].digest: missing");
+  nlohmann::json extra = lock::recipe_to_json(pinned_recipe());
+  extra["images"][1]["platform_digets"] = "linux/amd64";
+  auto unknown = with_recipe(extra);
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK(unknown.error().message ==
+        "l.json: recipe.images[1]: unknown key 'platform_digets'; did you mean 'platform_digest'?");
 }
 
 TEST_CASE("lock recipe: a malformed recipe section is named") {
@@ -137,13 +142,16 @@ TEST_CASE("lock recipe: a malformed recipe section is named") {
     CHECK(result.error().code == ExitCode::usage);
     return result.error().message;
   };
-  CHECK(message(nlohmann::json::array()) == "l.json: recipe: expected an object");
+  CHECK(message(nlohmann::json::array()) == "l.json: recipe: must be an object");
   nlohmann::json recipe = lock::recipe_to_json(pinned_recipe());
   recipe["target"] = 3;
-  CHECK(message(recipe) == "l.json: recipe: target: expected a string");
+  CHECK(message(recipe) == "l.json: recipe.target: must be a string");
   recipe = lock::recipe_to_json(pinned_recipe());
   recipe["images"] = "none";
-  CHECK(message(recipe) == "l.json: recipe: images: expected a list");
+  CHECK(message(recipe) == "l.json: recipe.images: must be an array");
+  recipe = lock::recipe_to_json(pinned_recipe());
+  recipe["upstrem"] = "megatron";
+  CHECK(message(recipe) == "l.json: recipe: unknown key 'upstrem'; did you mean 'upstream'?");
 }
 
 TEST_CASE("read_locked_recipe: the recipe's bytes must have the sha256 the lock recorded") {

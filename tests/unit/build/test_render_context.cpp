@@ -34,15 +34,15 @@ std::string error_of(const lock::Lock& lock) {
 
 TEST_SUITE_BEGIN("render");
 
-TEST_CASE("render::shell_quote") {
-  CHECK(*build::shell_quote("--extra") == "--extra");
-  CHECK(*build::shell_quote("a=b,c:d/e@f%g+h") == "a=b,c:d/e@f%g+h");
-  CHECK(*build::shell_quote("") == "''");
-  CHECK(*build::shell_quote("two words") == "'two words'");
-  CHECK(*build::shell_quote("it's $HOME") == "'it'\\''s $HOME'");
+TEST_CASE("render::shell_word") {
+  CHECK(*build::shell_word("--extra") == "--extra");
+  CHECK(*build::shell_word("a=b,c:d/e@f%g+h") == "a=b,c:d/e@f%g+h");
+  CHECK(*build::shell_word("") == "''");
+  CHECK(*build::shell_word("two words") == "'two words'");
+  CHECK(*build::shell_word("it's $HOME") == "'it'\\''s $HOME'");
   CHECK(*build::shell_join({"--extra", "a b", "c"}) == "--extra 'a b' c");
   CHECK(*build::shell_join({}) == "");
-  const auto bad = build::shell_quote("a\nb");
+  const auto bad = build::shell_word("a\nb");
   REQUIRE(!bad.has_value());
   CHECK(bad.error().message == "contains a line break, which a Dockerfile line cannot hold");
 }

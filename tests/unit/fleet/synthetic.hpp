@@ -1,9 +1,8 @@
-// Synthetic node reports (envlock.report/v1) for the fleet tests.
+// Node reports for the fleet tests, typed as the verifier writes them (formats/report.hpp).
 #pragma once
 
 #include "fleet/fleet_report.hpp"
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,26 +19,28 @@ struct SyntheticCheck {
 
 inline fleet::NodeInput synthetic_node(const std::string& node,
                                        const std::vector<SyntheticCheck>& checks, int exit_code) {
-  nlohmann::json list = nlohmann::json::array();
+  formats::Report report;
+  report.mode = "live";
   for (const auto& c : checks) {
-    nlohmann::json figures = nlohmann::json::array();
+    formats::CheckResult check;
+    check.id = c.id;
+    check.title = c.id;
+    check.outcome = c.outcome == "pass"   ? formats::Outcome::pass
+                    : c.outcome == "fail" ? formats::Outcome::fail
+                                          : formats::Outcome::skip;
+    check.expected = c.expected;
+    check.found = c.found;
+    check.reason = c.reason;
     for (const auto& [name, value, unit] : c.figures) {
-      figures.push_back({{"name", name}, {"value", value}, {"unit", unit}});
+      check.figures.push_back({name, value, unit});
     }
-    list.push_back({{"id", c.id},
-                    {"title", c.id},
-                    {"outcome", c.outcome},
-                    {"expected", c.expected},
-                    {"found", c.found},
-                    {"reason", c.reason},
-                    {"figures", figures},
-                    {"details", nlohmann::json::object()}});
+    report.checks.push_back(std::move(check));
   }
   fleet::NodeInput input;
   input.node = node;
   input.reported = true;
   input.exit_code = exit_code;
-  input.report = {{"schema", "envlock.report/v1"}, {"checks", list}, {"outcome", "pass"}};
+  input.report = std::move(report);
   return input;
 }
 

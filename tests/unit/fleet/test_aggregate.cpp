@@ -59,16 +59,16 @@ TEST_SUITE("fleet.aggregate") {
     const std::string lock(64, 'a');
     const std::string sqsh(64, 'b');
     auto same = synthetic_node("node1", good(4.0), 0);
-    same.report["lock_sha256"] = lock;
-    same.report["sqsh_sha256"] = sqsh;
+    same.report.lock_sha256 = lock;
+    same.report.sqsh_sha256 = sqsh;
     auto other_lock = synthetic_node("node2", good(4.0), 0);
-    other_lock.report["lock_sha256"] = std::string(64, 'c');
-    other_lock.report["sqsh_sha256"] = sqsh;
+    other_lock.report.lock_sha256 = std::string(64, 'c');
+    other_lock.report.sqsh_sha256 = sqsh;
     auto other_image = synthetic_node("node3", good(4.0), 0);
-    other_image.report["lock_sha256"] = lock;
-    other_image.report["sqsh_sha256"] = std::string(64, 'd');
+    other_image.report.lock_sha256 = lock;
+    other_image.report.sqsh_sha256 = std::string(64, 'd');
     auto unnamed = synthetic_node("node4", good(4.0), 0);
-    unnamed.report["sqsh_sha256"] = nullptr;
+    unnamed.report.sqsh_sha256 = std::nullopt;
     AggregateOptions options;
     options.image = "train.sqsh";
     options.image_digest = "sha256:" + sqsh;
@@ -91,8 +91,8 @@ TEST_SUITE("fleet.aggregate") {
     CHECK(report.failures[1].found == "sha256:" + std::string(64, 'd'));
     CHECK(report.failures[1].reason ==
           "the report's sqsh_sha256 is not the fleet's: the node checked another image");
-    const auto back =
-        envlock::fleet::fleet_report_from_json(envlock::fleet::fleet_report_to_json(report));
+    const auto back = envlock::formats::from_json<envlock::formats::FleetReport>(
+        envlock::formats::to_json(report), "fleet-report.json");
     REQUIRE(back.has_value());
     CHECK(back->chain == report.chain);
   }
@@ -136,12 +136,17 @@ TEST_SUITE("fleet.aggregate") {
 
   TEST_CASE("the JSON form reads back to the same report") {
     const auto report = aggregate(four_nodes(), AggregateOptions{});
-    const auto json = envlock::fleet::fleet_report_to_json(report);
+    const auto json = envlock::formats::to_json(report);
     CHECK(json["summary"]["failed"] == 1);
     CHECK(json["summary"]["missing"] == 1);
-    const auto back = envlock::fleet::fleet_report_from_json(json);
+    const auto back =
+        envlock::formats::from_json<envlock::formats::FleetReport>(json, "fleet-report.json");
     REQUIRE(back.has_value());
-    CHECK(envlock::fleet::fleet_report_to_json(*back) == json);
-    CHECK_FALSE(envlock::fleet::fleet_report_from_json({{"schema", "other"}}).has_value());
+    CHECK(envlock::formats::to_json(*back) == json);
+    const auto other = envlock::formats::from_json<envlock::formats::FleetReport>(
+        {{"schema", "other"}}, "fleet-report.json");
+    REQUIRE_FALSE(other.has_value());
+    CHECK(other.error().message ==
+          "fleet-report.json: schema: 'other' is not envlock.fleet-report/v1");
   }
 }

@@ -1,5 +1,6 @@
 #include "../testutil.hpp"
 #include "fleet/batch_script.hpp"
+#include "template/store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -144,5 +145,22 @@ TEST_SUITE("fleet.batch_script") {
         envlock::util::read_file(envlock::test::data_path("fleet/golden_verify.sbatch"));
     REQUIRE(golden.has_value());
     CHECK(*text == *golden);
+  }
+
+  TEST_CASE("the batch scripts render strictly: a name the data lacks is an error, never nothing") {
+    // The data render_verify_script gives, less one name the template uses.
+    nlohmann::json data = {
+        {"job_name", "j"},      {"fixed_nodes", true}, {"node_count", "1"},
+        {"partition", ""},      {"partition_q", "''"}, {"sbatch_options", nlohmann::json::array()},
+        {"results_q", "'r'"},   {"script", "s"},       {"resources", nlohmann::json::array()},
+        {"verify_step", "'v'"}, {"container", false},  {"mode_words", "directly"},
+        {"image_q", "'i'"},     {"mounts_q", "'m'"},   {"host_step", false}};
+    const auto missing = envlock::templates::render_template("fleet-verify.sbatch.mustache", data);
+    REQUIRE_FALSE(missing.has_value());
+    CHECK(missing.error().message.ends_with(
+        "fleet-verify.sbatch.mustache: unknown name 'results'; did you mean 'results_q'?"));
+    data["results"] = "r";
+    const auto whole = envlock::templates::render_template("fleet-verify.sbatch.mustache", data);
+    REQUIRE_MESSAGE(whole.has_value(), whole.error().message);
   }
 }

@@ -19,10 +19,11 @@ TEST_SUITE("fleet.distribute") {
     CHECK(report.nodes[2].reason == "sha256sum: /local/image.sqsh: No such file or directory");
     CHECK(report.nodes[3].outcome == "missing");
     CHECK_FALSE(report.passed());
-    const auto verdicts = envlock::fleet::verdicts_from_distribute(
-        envlock::fleet::distribute_report_to_json(report), "d.json");
-    REQUIRE(verdicts.has_value());
-    CHECK((*verdicts)[1].reason == "envlock: image copy differs");
-    CHECK((*verdicts)[3].reason == "envlock: image copy missing");
+    const auto back = envlock::formats::from_json<envlock::formats::DistributeReport>(
+        envlock::formats::to_json(report), "d.json");
+    REQUIRE_MESSAGE(back.has_value(), back.error().message);
+    const auto verdicts = envlock::fleet::verdicts_from_distribute(*back);
+    CHECK(verdicts[1].reason == "envlock: image copy differs");
+    CHECK(verdicts[3].reason == "envlock: image copy missing");
   }
 }

@@ -2,28 +2,35 @@
 // health column, the failures' drain lines, the drain list's reason, and the JSON round trip.
 #include "fleet/drain.hpp"
 #include "fleet/fleet_report.hpp"
+#include "formats/fleet_report.hpp"
 #include "synthetic.hpp"
 
 #include <doctest/doctest.h>
 
 using nlohmann::json;
+namespace formats = envlock::formats;
+using formats::Outcome;
 
 namespace {
 
-json health_check(const std::string& id, const std::string& outcome, const std::string& reason,
-                  const std::string& drain) {
-  json check = {
-      {"id", id},    {"title", id},      {"outcome", outcome},       {"expected", ""},
-      {"found", ""}, {"reason", reason}, {"figures", json::array()}, {"details", json::object()}};
+formats::CheckResult health_check(const std::string& id, formats::Outcome outcome,
+                                  const std::string& reason, const std::string& drain) {
+  formats::CheckResult check;
+  check.id = id;
+  check.title = id;
+  check.outcome = outcome;
+  check.reason = reason;
   if (!drain.empty()) {
-    check["details"]["drain"] = drain;
+    check.details["drain"] = drain;
   }
   return check;
 }
 
-envlock::fleet::NodeInput node_with_health(const std::string& name, const json& checks) {
+envlock::fleet::NodeInput node_with_health(const std::string& name,
+                                           std::vector<formats::CheckResult> checks) {
   auto node = envlock::test::synthetic_node(name, {{"torch.version", "pass", "", "", "", {}}}, 0);
-  node.host = {{"checks", checks}};
+  node.host.emplace();
+  node.host->checks = std::move(checks);
   return node;
 }
 
@@ -35,18 +42,15 @@ TEST_SUITE("fleet.health") {
     auto plain =
         envlock::test::synthetic_node("node4", {{"torch.version", "pass", "", "", "", {}}}, 0);
     const auto report = envlock::fleet::aggregate(
-        {node_with_health("node1",
-                          json::array({health_check("health.gpu.xid", "pass", "", ""),
-                                       health_check("health.ib.rate", "skip", "no port", "")})),
-         node_with_health("node2",
-                          json::array({health_check("health.gpu.persistence_off", "pass",
-                                                    "warning: GPU 0: persistence mode is disabled; "
-                                                    "enable persistence mode",
-                                                    "")})),
-         node_with_health("node3",
-                          json::array({health_check("host.os", "pass", "", ""),
-                                       health_check("health.gpu.row_remap_pending", "fail",
-                                                    "GPU 3: a row remap is pending", drain)})),
+        {node_with_health("node1", {health_check("health.gpu.xid", Outcome::pass, "", ""),
+                                    health_check("health.ib.rate", Outcome::skip, "no port", "")}),
+         node_with_health("node2", {health_check("health.gpu.persistence_off", Outcome::pass,
+                                                 "warning: GPU 0: persistence mode is disabled; "
+                                                 "enable persistence mode",
+                                                 "")}),
+         node_with_health("node3", {health_check("host.os", Outcome::pass, "", ""),
+                                    health_check("health.gpu.row_remap_pending", Outcome::fail,
+                                                 "GPU 3: a row remap is pending", drain)}),
          plain},
         {});
     CHECK(report.health == std::map<std::string, std::string>{
@@ -61,14 +65,14 @@ TEST_SUITE("fleet.health") {
     CHECK(markdown.find("| node3 | fail | skip | **FAIL** |") != std::string::npos);
     CHECK(markdown.find("| node4 | pass | skip | - |") != std::string::npos);
 
-    const json written = envlock::fleet::fleet_report_to_json(report);
+    const json written = formats::to_json(report);
     CHECK(written["nodes"][1]["health"] == "warn");
     CHECK(written["nodes"][3]["health"] == nullptr);
     CHECK(written["failures"][0]["drain"] == drain);
-    const auto back = envlock::fleet::fleet_report_from_json(written);
+    const auto back = formats::from_json<formats::FleetReport>(written, "fleet-report.json");
     REQUIRE(back.has_value());
     CHECK(back->health == report.health);
     CHECK(back->failures[0].drain == drain);
-    CHECK(envlock::fleet::fleet_report_to_json(*back) == written);
+    CHECK(formats::to_json(*back) == written);
   }
 }

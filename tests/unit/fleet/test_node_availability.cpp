@@ -70,12 +70,13 @@ TEST_SUITE("fleet.node_availability") {
     CHECK(table.find("SKIP  node2  not verified: drained (maintenance)\n") != std::string::npos);
     CHECK(table.find("1 passed, 0 failed, 0 missing, 2 not verified of 3 nodes\n") !=
           std::string::npos);
-    const auto json = envlock::fleet::fleet_report_to_json(report);
+    const auto json = envlock::formats::to_json(report);
     CHECK(json["summary"]["not_verified"] == 2);
     CHECK(json["nodes"][1]["outcome"] == "not_verified");
     CHECK(json["not_verified"][1]["reason"] ==
           "job 9 pending for more than 3 s (Resources); cancelled");
-    const auto back = envlock::fleet::fleet_report_from_json(json);
+    const auto back =
+        envlock::formats::from_json<envlock::formats::FleetReport>(json, "fleet-report.json");
     REQUIRE(back.has_value());
     CHECK(back->not_verified.size() == 2);
     CHECK(back->node_outcomes.at("node4") == NodeOutcome::not_verified);
@@ -88,10 +89,11 @@ TEST_SUITE("fleet.node_availability") {
   }
 
   TEST_CASE("a report written before not_verified existed still reads") {
-    auto json = envlock::fleet::fleet_report_to_json(envlock::fleet::aggregate(
+    auto json = envlock::formats::to_json(envlock::fleet::aggregate(
         {envlock::test::synthetic_node("node1", {{"x", "pass", "", "", "", {}}}, 0)}, {}));
     json.erase("not_verified");
-    const auto back = envlock::fleet::fleet_report_from_json(json);
+    const auto back =
+        envlock::formats::from_json<envlock::formats::FleetReport>(json, "fleet-report.json");
     REQUIRE(back.has_value());
     CHECK(back->passed());
   }

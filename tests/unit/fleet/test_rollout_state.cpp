@@ -1,5 +1,5 @@
 #include "../testutil.hpp"
-#include "fleet/rollout_state.hpp"
+#include "fleet/rollout_plan.hpp"
 
 #include <doctest/doctest.h>
 
@@ -38,11 +38,10 @@ TEST_SUITE("fleet.rollout_state") {
     CHECK(state.next_batch() == 2);
     const envlock::util::TempDir dir = envlock::test::temp_dir();
     const auto path = dir.path() / "state.json";
-    REQUIRE(envlock::fleet::write_rollout_state(path, state).has_value());
-    const auto back = envlock::fleet::read_rollout_state(path);
+    REQUIRE(envlock::formats::write_rollout_state(path, state).has_value());
+    const auto back = envlock::formats::read_rollout_state(path);
     REQUIRE(back.has_value());
-    CHECK(envlock::fleet::rollout_state_to_json(*back) ==
-          envlock::fleet::rollout_state_to_json(state));
-    CHECK(envlock::fleet::rollout_state_to_json(state)["next_batch"] == 3);
+    CHECK(envlock::formats::to_json(*back) == envlock::formats::to_json(state));
+    CHECK(envlock::formats::to_json(state)["next_batch"] == 3);
   }
 }

@@ -1,3 +1,4 @@
+#include "../formats/samples.hpp"
 #include "../testutil.hpp"
 #include "handover/handover.hpp"
 #include "handover/render.hpp"
@@ -79,10 +80,43 @@ TEST_SUITE("report.handover") {
     const auto* nvlsm = item(h, "NVLink Subnet Manager");
     REQUIRE(nvlsm != nullptr);
     CHECK_FALSE(nvlsm->value.has_value());
-    const auto* resume = item(h, "Checkpoint compatibility (resume.step50)");
+    const auto* resume = item(h, "Checkpoint compatibility (resume.loss)");
     REQUIRE(resume != nullptr);
     CHECK(resume->value == "pass");
-    CHECK(resume->source == "node1.json: checks[1].outcome");
+    CHECK(resume->source == "node1.json: checks[6].outcome");
+  }
+
+  TEST_CASE("rows 3 and 4 read the build and squashfs results as envlock writes them") {
+    // The records are the writers' own (test_handover_fixtures.cpp): image.reference, sqsh.file
+    // and sqsh.sha256, never guessed top-level keys.
+    const auto records = handover::read_records(full_paths());
+    REQUIRE_MESSAGE(records.has_value(), records.error().message);
+    const handover::Handover h = handover::build_handover(*records);
+    const auto value_of = [&](const std::string& label) {
+      const auto* found = item(h, label);
+      REQUIRE_MESSAGE(found != nullptr, label);
+      REQUIRE_MESSAGE(found->value.has_value(), label);
+      return *found->value + " <- " + found->source;
+    };
+    const std::string b1 = test::repeated("b1", 32);
+    CHECK(value_of("Built image") == "registry.example.invalid/ml/megatron-train@sha256:" + b1 +
+                                         " <- build-result.json: image.reference");
+    CHECK(value_of("Built image digest") == "sha256:" + b1 + " <- build-result.json: image.digest");
+    CHECK(value_of("Provenance subject digest") ==
+          b1 + " <- provenance.json: subject[0].digest.sha256");
+    CHECK(value_of("Squashfs file") ==
+          "megatron-train+core_v0.19.0.sqsh <- squashfs-result.json: sqsh.file");
+    CHECK(value_of("Squashfs sha256") ==
+          test::repeated("e3", 32) + " <- squashfs-result.json: sqsh.sha256");
+    CHECK(value_of("Builder") ==
+          "urn:envlock:builder:buildah <- provenance.json: predicate.runDetails.builder.id");
+    for (const auto& row : h.rows) {
+      if (row.id == "code" || row.id == "image") {
+        for (const auto& entry : row.items) {
+          CHECK_MESSAGE(entry.value.has_value(), entry.label);
+        }
+      }
+    }
   }
 
   TEST_CASE("rows 5 to 7 read the typed training, launch and rollback records") {
@@ -128,8 +162,7 @@ TEST_SUITE("report.handover") {
     CHECK(records.error().code == ExitCode::usage);
     CHECK(records.error().message ==
           full("build-result.json").string() +
-              ": not a rollback report (schema envlock.rollback-report/v1): write it with envlock "
-              "rollback check --json");
+              ": schema: 'envlock.build-result/v1' is not envlock.rollback-report/v1");
   }
 
   TEST_CASE("unknown output extensions are refused") {

@@ -1,9 +1,9 @@
 #include "../testutil.hpp"
+#include "formats/image_record.hpp"
 #include "importer/cache.hpp"
 #include "importer/eviction.hpp"
 #include "importer/file_lock.hpp"
 #include "importer/holds.hpp"
-#include "importer/record.hpp"
 #include "importer/stamp.hpp"
 #include "util/sha256.hpp"
 
@@ -21,9 +21,10 @@ namespace {
 // An image of `size` bytes in the cache under `key`, with a record, last used `age` s ago.
 void put_image(const Cache& cache, const std::string& key, std::size_t size, int age) {
   envlock::test::write_text(cache.image(key), std::string(size, 'x'));
-  ImageRecord record;
+  envlock::formats::ImageRecord record;
   record.sqsh_file = key + ".sqsh";
-  REQUIRE(write_record(cache.record(key), record).has_value());
+  record.sha256 = std::string(64, 'c');
+  REQUIRE(envlock::formats::write_image_record(cache.record(key), record).has_value());
   const struct timespec times[2] = {{time(nullptr) - age, 0}, {time(nullptr) - age, 0}};
   REQUIRE(::utimensat(AT_FDCWD, cache.record(key).c_str(), times, 0) == 0);
 }
@@ -153,7 +154,7 @@ TEST_SUITE("importer.cache") {
 
   TEST_CASE("records round-trip") {
     const envlock::util::TempDir tmp = envlock::test::temp_dir();
-    ImageRecord record;
+    envlock::formats::ImageRecord record;
     record.name = "127.0.0.1:5000/test/sample";
     record.tag = "v1";
     record.digest = "sha256:" + std::string(64, 'a');
@@ -167,8 +168,8 @@ TEST_SUITE("importer.cache") {
     record.size = 4096;
     record.expected_from = "first import";
     record.squash_options = "-comp lzo -noD -exit-on-error";
-    REQUIRE(write_record(tmp.path() / "k.sqsh.json", record).has_value());
-    const auto back = read_record(tmp.path() / "k.sqsh.json");
+    REQUIRE(envlock::formats::write_image_record(tmp.path() / "k.sqsh.json", record).has_value());
+    const auto back = envlock::formats::read_image_record(tmp.path() / "k.sqsh.json");
     REQUIRE(back.has_value());
     CHECK(*back == record);
   }

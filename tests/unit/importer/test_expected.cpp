@@ -1,4 +1,5 @@
 #include "../testutil.hpp"
+#include "formats/squashfs_result.hpp"
 #include "importer/expected.hpp"
 #include "provenance/dsse.hpp"
 #include "provenance/keys.hpp"
@@ -29,21 +30,19 @@ Pin pin_at(const fs::path& lock, const std::string& role) {
 }
 
 void write_record(const fs::path& path, const std::string& manifest, std::int64_t epoch) {
-  const nlohmann::json result = {
-      {"schema", "envlock.squashfs-result/v1"},
-      {"image",
-       {{"reference", "registry.example.invalid/ml/train@" + manifest},
-        {"manifest_digest", manifest},
-        {"platform", "linux/amd64"}}},
-      {"sqsh", {{"file", "train.sqsh"}, {"sha256", k_sqsh_sha}, {"size", 4096}}},
-      {"tree_digest", "sha256:" + std::string(64, '0')},
-      {"producer", "envlock"},
-      {"enroot",
-       {{"compatible_with", "4.1.2"},
-        {"squash_options", "-comp lzo -noD -exit-on-error"},
-        {"source_date_epoch", epoch}}}};
+  envlock::formats::SquashfsResult result;
+  result.image_reference = "registry.example.invalid/ml/train@" + manifest;
+  result.manifest_digest = manifest;
+  result.platform = "linux/amd64";
+  result.file_name = "train.sqsh";
+  result.sha256 = k_sqsh_sha;
+  result.size = 4096;
+  result.tree_digest = "sha256:" + std::string(64, '0');
+  result.producer = "envlock";
+  result.squash_options = "-comp lzo -noD -exit-on-error";
+  result.source_date_epoch = epoch;
   fs::create_directories(path.parent_path());
-  REQUIRE(envlock::util::write_json_file(path, result).has_value());
+  REQUIRE(envlock::formats::write_squashfs_result(path, result).has_value());
 }
 
 // A signed provenance statement beside `lock`, naming `lock_sha` and the .sqsh's sha256.

@@ -7,14 +7,18 @@ using namespace envlock;
 TEST_SUITE("provenance") {
 
   TEST_CASE("a report becomes a Test Result statement: subjects, result, configuration, tests") {
-    const nlohmann::json report = {
-        {"schema", "envlock.report/v1"},
-        {"lock_sha256", std::string(64, 'c')},
-        {"image_digest", "sha256:" + std::string(64, 'd')},
-        {"sqsh_sha256", std::string(64, 'e')},
-        {"checks", nlohmann::json::array({{{"id", "cuda.runtime"}, {"outcome", "pass"}},
-                                          {{"id", "gpu.count"}, {"outcome", "skip"}},
-                                          {{"id", "nccl.version"}, {"outcome", "pass"}}})}};
+    formats::Report report;
+    report.lock_sha256 = std::string(64, 'c');
+    report.image_digest = "sha256:" + std::string(64, 'd');
+    report.sqsh_sha256 = std::string(64, 'e');
+    for (const auto& [id, outcome] : {std::pair{"cuda.runtime", formats::Outcome::pass},
+                                      std::pair{"gpu.count", formats::Outcome::skip},
+                                      std::pair{"nccl.version", formats::Outcome::pass}}) {
+      formats::CheckResult check;
+      check.id = id;
+      check.outcome = outcome;
+      report.checks.push_back(check);
+    }
     const auto statement = provenance::test_result_statement(report, "r.json");
     REQUIRE(statement.has_value());
     CHECK((*statement)["predicateType"] == "https://in-toto.io/attestation/test-result/v0.1");
@@ -27,12 +31,12 @@ TEST_SUITE("provenance") {
     CHECK(predicate["warnedTests"] == nlohmann::json::array({"gpu.count"}));
     CHECK(predicate["failedTests"] == nlohmann::json::array());
 
-    nlohmann::json failing = report;
-    failing["checks"][0]["outcome"] = "fail";
+    formats::Report failing = report;
+    failing.checks[0].outcome = formats::Outcome::fail;
     CHECK((*provenance::test_result_statement(failing, "r.json"))["predicate"]["result"] ==
           "FAILED");
-    nlohmann::json no_image = report;
-    no_image["image_digest"] = nullptr;
+    formats::Report no_image = report;
+    no_image.image_digest.reset();
     const auto refused = provenance::test_result_statement(no_image, "r.json");
     REQUIRE_FALSE(refused.has_value());
     CHECK(refused.error().message ==

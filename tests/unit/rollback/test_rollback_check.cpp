@@ -1,13 +1,13 @@
 // envlock rollback check: the registry asked once per NAME@DIGEST, the .sqsh against its squashfs
 // result, each missing piece named word for word, the outcome and exit code, the report's forms.
 #include "../testutil.hpp"
-#include "build/build_result.hpp"
+#include "formats/build_result.hpp"
+#include "formats/squashfs_result.hpp"
 #include "lock/lock.hpp"
 #include "provenance/dsse.hpp"
 #include "provenance/keys.hpp"
 #include "provenance/signing.hpp"
 #include "rollback/check.hpp"
-#include "squashfs/squash_result.hpp"
 #include "util/json.hpp"
 #include "util/sha256.hpp"
 
@@ -38,7 +38,7 @@ struct RollbackFixture {
     lock_path = dir.path() / "old.lock.json";
     REQUIRE(lock::write_lock(lock_path, previous).has_value());
     write_build(true, lock::lock_sha256(previous));
-    squashfs::SquashResult squashed;
+    formats::SquashfsResult squashed;
     squashed.image_reference = k_rb_image + "@" + k_rb_image_digest;
     squashed.manifest_digest = k_rb_image_digest;
     squashed.platform = "linux/amd64";
@@ -48,13 +48,14 @@ struct RollbackFixture {
     squashed.tree_digest = "sha256:" + std::string(64, 'c');
     squashed.producer = "envlock";
     squashed.squashfs_tools_version = "4.5.1";
-    const auto written = squashfs::write_result(dir.path() / "squashfs-result.json", squashed);
+    const auto written =
+        formats::write_squashfs_result(dir.path() / "squashfs-result.json", squashed);
     REQUIRE_MESSAGE(written.has_value(), written.error().message);
     test::write_text(dir.path() / "train.sqsh", k_rb_sqsh_bytes);
   }
 
   void write_build(bool pushed, const std::string& lock_sha256) const {
-    build::BuildResult b;
+    formats::BuildResult b;
     b.repository = k_rb_image;
     b.tag = "core_v0.18.2";
     b.digest = k_rb_image_digest;
@@ -68,7 +69,7 @@ struct RollbackFixture {
     b.log_sha256 = std::string(64, '2');
     b.started_at = "2026-11-30T23:01:52Z";
     b.finished_at = "2026-11-30T23:02:11Z";
-    const auto written = build::write_build_result(dir.path() / "build-result.json", b);
+    const auto written = formats::write_build_result(dir.path() / "build-result.json", b);
     REQUIRE_MESSAGE(written.has_value(), written.error().message);
   }
 };

@@ -1,6 +1,7 @@
 // The verifier's orchestration and command line: option errors word for word, check groups,
 // the no-driver path, the host GPU comparison and the terminal table.
 #include "../testutil.hpp"
+#include "formats/node_facts.hpp"
 #include "lock/lock.hpp"
 #include "verify/gpu/device.hpp"
 #include "verify/probes/probes.hpp"
@@ -114,9 +115,11 @@ TEST_CASE("the GPUs seen are compared with the host's list") {
   count.details["uuids"] = {"GPU-b", "GPU-a"};
   VerifyOptions options;
   options.host_facts = dir.path() / "host.json";
-  test::write_text(options.host_facts,
-                   R"({"gpus":[{"index":0,"uuid":"GPU-a","name":"NVIDIA H200"},)"
-                   R"({"index":1,"uuid":"GPU-b","name":"NVIDIA H200"}]})");
+  // The host's facts as `envlock node` writes them (formats/node_facts.hpp).
+  formats::NodeFacts host;
+  host.gpus = {{0, true, "NVIDIA H200", "GPU-a", "97.00", "ok"},
+               {1, true, "NVIDIA H200", "GPU-b", "97.00", "ok"}};
+  REQUIRE(formats::write_node_facts(options.host_facts, host));
   const auto made = RunContext::create(*lock, options);
   REQUIRE(made);
   const RunContext& context = *made;
@@ -127,7 +130,8 @@ TEST_CASE("the GPUs seen are compared with the host's list") {
   check = compare_host_gpus(context, {count});
   CHECK(check.outcome == Outcome::fail);
   CHECK(check.reason == "the GPUs seen here differ from the host's list");
-  test::write_text(options.host_facts, R"({"gpus":[{"index":0}]})");
+  host.gpus = {{0, true, "NVIDIA H200", std::nullopt, "97.00", "uuid: NVML_ERROR_UNKNOWN (999)"}};
+  REQUIRE(formats::write_node_facts(options.host_facts, host));
   check = compare_host_gpus(context, {count});
   CHECK(check.outcome == Outcome::fail);
   CHECK(check.reason == options.host_facts.string() + ": gpus[0].uuid: missing");

@@ -1,12 +1,11 @@
-#include "build/strict_mustache.hpp"
+#include "template/strict_mustache.hpp"
 
 #include "util/strings.hpp"
 
 #include <algorithm>
-#include <kainjow/mustache.hpp>
 #include <vector>
 
-namespace envlock::build {
+namespace envlock::templates {
 
 namespace mstch = kainjow::mustache;
 using nlohmann::json;
@@ -85,6 +84,10 @@ private:
 
 } // namespace
 
+mstch::data to_mustache_data(const json& context) {
+  return to_data(context);
+}
+
 Result<std::string> render_mustache(std::string_view text, const std::string& origin,
                                     const json& context) {
   mstch::mustache tmpl{std::string(text)};
@@ -113,4 +116,4 @@ Result<std::string> render_mustache(std::string_view text, const std::string& or
   return out;
 }
 
-} // namespace envlock::build
+} // namespace envlock::templates

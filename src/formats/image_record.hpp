@@ -1,20 +1,21 @@
-// The record beside each .sqsh in the importer's cache (NAME.sqsh.json, "envlock.image-record/v1",
+// The record beside each .sqsh in the importer's cache (NAME.sqsh.json, envlock.image-record/v1,
 // docs/formats/image-record.md): which image it is (name, tag, the digest the lock pins and the
-// manifest squashed), which lock pinned it, the .sqsh's sha256 and size, and what that sha256
-// was checked against. It is what a verification report needs to name the image a job ran.
-// Canonical JSON written atomically; it holds no time, so the same import gives the same bytes.
+// manifest squashed), which lock pinned it, the .sqsh's sha256 and size, and what that sha256 was
+// checked against. It is what a verification report needs to name the image a job ran:
+// envlock-verify --sqsh reads it. Canonical JSON written atomically; it holds no time, so the
+// same import gives the same bytes.
 #pragma once
 
-#include "util/result.hpp"
+#include "formats/record.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace envlock::importer {
+namespace envlock::formats {
 
-inline constexpr const char* k_record_schema = "envlock.image-record/v1";
+inline constexpr const char* k_image_record_schema = "envlock.image-record/v1";
 
 struct ImageRecord {
   std::string name;            // registry/repository
@@ -37,10 +38,14 @@ struct ImageRecord {
 
 nlohmann::json to_json(const ImageRecord& record);
 
-// Reads a record object; an input error names `origin` and the field.
-Result<ImageRecord> record_from_json(const nlohmann::json& value, const std::string& origin);
+// Reads a record; an input error names `origin` and the field.
+template <>
+Result<ImageRecord> from_json<ImageRecord>(const nlohmann::json& value, const std::string& origin);
 
-Result<ImageRecord> read_record(const std::filesystem::path& path);
-Status write_record(const std::filesystem::path& path, const ImageRecord& record);
+Result<ImageRecord> read_image_record(const std::filesystem::path& path);
+Status write_image_record(const std::filesystem::path& path, const ImageRecord& record);
 
-} // namespace envlock::importer
+// The record of the .sqsh at `sqsh`: NAME.sqsh.json beside it.
+std::filesystem::path image_record_path_for(const std::filesystem::path& sqsh);
+
+} // namespace envlock::formats

@@ -5,11 +5,12 @@
 
 #include "util/result.hpp"
 
+#include <kainjow/mustache.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
-namespace envlock::build {
+namespace envlock::templates {
 
 // Renders the Mustache template `text` with `context` (objects, lists, strings, numbers printed
 // as in JSON, true/false that print nothing). Fails (exit 2) with "ORIGIN: MESSAGE" when the
@@ -19,4 +20,8 @@ namespace envlock::build {
 Result<std::string> render_mustache(std::string_view text, const std::string& origin,
                                     const nlohmann::json& context);
 
-} // namespace envlock::build
+// `context` as kainjow/mustache data (numbers as their JSON text, null as false), for the HTML
+// pages, which render with HTML escaping (store.hpp).
+kainjow::mustache::data to_mustache_data(const nlohmann::json& context);
+
+} // namespace envlock::templates
