@@ -155,7 +155,10 @@ handover::RecordPaths paths(bool all) {
 
 TEST_SUITE("report.handover") {
   TEST_CASE("the handover fixtures are what envlock's writers write") {
-    for (const auto& [name, bytes] : fixture_files()) {
+    for (const auto& file : fixture_files()) {
+      // Named apart: clang 14 cannot capture a structured binding in doctest's lambdas.
+      const std::string& name = file.first;
+      const std::string& bytes = file.second;
       if (writing()) {
         test::write_text(fixture(name), bytes);
       }
