@@ -187,9 +187,10 @@ Result<LinkCheck> check_report_file(const SignedLinks& s, const fs::path& path,
                                     const std::optional<std::string>& squashed,
                                     const fs::path& public_key) {
   const std::string record = path.filename().string();
-  ENVLOCK_TRY_ASSIGN(const json value, util::read_json_file(path));
+  // Read once, bounded: the verdict's signature is checked over these same bytes.
+  ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file_limited(path, k_record_limit));
+  ENVLOCK_TRY_ASSIGN(const json value, util::parse_json(text, path.string()));
   if (is_envelope(value)) {
-    ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(path));
     auto verdict = verdict_record(text, record, public_key);
     if (!verdict && verdict.error().code == ExitCode::failed) {
       // A verdict that does not verify is a broken link of its own; the others are checked.
