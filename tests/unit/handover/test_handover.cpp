@@ -59,6 +59,21 @@ const handover::HandoverItem* item(const handover::Handover& h, const std::strin
   return nullptr;
 }
 
+// The handover of every fixture record.
+handover::Handover full_handover() {
+  const auto records = handover::read_records(full_paths());
+  REQUIRE_MESSAGE(records.has_value(), records.error().message);
+  return handover::build_handover(*records);
+}
+
+// "VALUE <- SOURCE" of the item `label`, which must be there with a value.
+std::string value_and_source(const handover::Handover& h, const std::string& label) {
+  const auto* found = item(h, label);
+  REQUIRE_MESSAGE(found != nullptr, label);
+  REQUIRE_MESSAGE(found->value.has_value(), label);
+  return *found->value + " <- " + found->source;
+}
+
 } // namespace
 
 TEST_SUITE("report.handover") {
@@ -89,15 +104,8 @@ TEST_SUITE("report.handover") {
   TEST_CASE("rows 3 and 4 read the build and squashfs results as envlock writes them") {
     // The records are the writers' own (test_handover_fixtures.cpp): image.reference, sqsh.file
     // and sqsh.sha256, never guessed top-level keys.
-    const auto records = handover::read_records(full_paths());
-    REQUIRE_MESSAGE(records.has_value(), records.error().message);
-    const handover::Handover h = handover::build_handover(*records);
-    const auto value_of = [&](const std::string& label) {
-      const auto* found = item(h, label);
-      REQUIRE_MESSAGE(found != nullptr, label);
-      REQUIRE_MESSAGE(found->value.has_value(), label);
-      return *found->value + " <- " + found->source;
-    };
+    const handover::Handover h = full_handover();
+    const auto value_of = [&](const std::string& label) { return value_and_source(h, label); };
     const std::string b1 = test::repeated("b1", 32);
     CHECK(value_of("Built image") == "registry.example.invalid/ml/megatron-train@sha256:" + b1 +
                                          " <- build-result.json: image.reference");
@@ -120,15 +128,8 @@ TEST_SUITE("report.handover") {
   }
 
   TEST_CASE("rows 5 to 7 read the typed training, launch and rollback records") {
-    const auto records = handover::read_records(full_paths());
-    REQUIRE_MESSAGE(records.has_value(), records.error().message);
-    const handover::Handover h = handover::build_handover(*records);
-    const auto value_of = [&](const std::string& label) {
-      const auto* found = item(h, label);
-      REQUIRE_MESSAGE(found != nullptr, label);
-      REQUIRE_MESSAGE(found->value.has_value(), label);
-      return *found->value + " <- " + found->source;
-    };
+    const handover::Handover h = full_handover();
+    const auto value_of = [&](const std::string& label) { return value_and_source(h, label); };
     CHECK(value_of("Training configuration") ==
           "examples/gpt3/gpt_345m.yaml <- envlock.lock.json: training.config.path");
     CHECK(value_of("sha256 of data/sample_text_document.bin") ==
