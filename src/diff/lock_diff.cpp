@@ -306,6 +306,18 @@ void diff_python(std::vector<Section>& out, const lock::Python& a, const lock::P
   s.field("uv_lock.requires_python", a.uv_lock.requires_python, b.uv_lock.requires_python);
   s.field("uv_lock.packages", std::to_string(a.uv_lock.packages.size()),
           std::to_string(b.uv_lock.packages.size()));
+  // The packages the lock holds that its uv sync does not install (lock::UvPackage::not_selected).
+  const auto not_selected = [](const lock::UvLockPin& pin) {
+    std::vector<std::string> names;
+    for (const auto& p : pin.packages) {
+      if (p.not_selected) {
+        names.push_back(p.name);
+      }
+    }
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return util::join(names, ", ");
+  };
+  s.field("uv_lock.packages not selected", not_selected(a.uv_lock), not_selected(b.uv_lock));
   s.append_to(out);
 }
 

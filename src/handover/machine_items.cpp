@@ -50,6 +50,27 @@ HandoverItem node_health(const Records& records) {
   return {label, value, records.node->record.name + ": checks[health.*]"};
 }
 
+// "287", or "287 (283 installed by uv sync; not selected: pytest, ...)" when the lock's
+// sync_args and platform leave some out (lock::UvPackage::not_selected).
+std::string packages_locked(const std::vector<lock::UvPackage>& packages) {
+  std::vector<std::string> left_out;
+  for (const auto& p : packages) {
+    if (p.not_selected) {
+      left_out.push_back(p.name);
+    }
+  }
+  std::string out = std::to_string(packages.size());
+  if (left_out.empty()) {
+    return out;
+  }
+  constexpr std::size_t k_shown = 8;
+  const std::size_t more = left_out.size() > k_shown ? left_out.size() - k_shown : 0;
+  left_out.resize(left_out.size() - more);
+  return out + " (" + std::to_string(packages.size() - left_out.size() - more) +
+         " installed by uv sync; not selected: " + util::join(left_out, ", ") +
+         (more > 0 ? ", +" + std::to_string(more) + " more" : "") + ")";
+}
+
 } // namespace
 
 HandoverRow hardware_row(const Records& r) {
@@ -89,9 +110,8 @@ HandoverRow services_row(const Records& r) {
                 [](const lock::Lock& l) { return l.python.uv_version; }),
       from_lock(r.lock, "uv.lock", "python.uv_lock.path",
                 [](const lock::Lock& l) { return l.python.uv_lock.path; }),
-      from_lock(
-          r.lock, "Python packages locked", "python.uv_lock.packages",
-          [](const lock::Lock& l) { return std::to_string(l.python.uv_lock.packages.size()); }),
+      from_lock(r.lock, "Python packages locked", "python.uv_lock.packages",
+                [](const lock::Lock& l) { return packages_locked(l.python.uv_lock.packages); }),
       from_lock(r.lock, "Build arguments", "build_args",
                 [](const lock::Lock& l) {
                   std::vector<std::string> parts;

@@ -67,9 +67,13 @@ json to_json(const Lock& lock) {
   j["sources"] = sources;
   json packages = json::array();
   for (const auto& p : lock.python.uv_lock.packages) {
-    packages.push_back({{"name", p.name},
-                        {"version", p.version},
-                        {"source", {{"kind", p.source_kind}, {"location", p.source_location}}}});
+    json package = {{"name", p.name},
+                    {"version", p.version},
+                    {"source", {{"kind", p.source_kind}, {"location", p.source_location}}}};
+    if (p.not_selected) {
+      package["not_selected"] = true;
+    }
+    packages.push_back(std::move(package));
   }
   const auto& ul = lock.python.uv_lock;
   j["python"] = {{"project", lock.python.project},
@@ -161,6 +165,7 @@ Result<Lock> from_json(const json& value, const std::string& origin) {
       UvPackage pkg;
       pkg.name = pr.str("name");
       pkg.version = pr.str("version");
+      pkg.not_selected = pr.boolean("not_selected", Presence::optional);
       FieldReader src = pr.sub("source");
       pkg.source_kind = src.str("kind");
       pkg.source_location = src.str("location");

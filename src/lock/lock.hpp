@@ -57,6 +57,10 @@ struct UvPackage {
   std::string version;         // empty for dynamic-version roots
   std::string source_kind;     // registry, git, url, path, directory, editable, virtual
   std::string source_location; // index URL, git URL with #commit, path, ...
+  // `uv sync --locked` with the lock's sync_args on the image's platform and Python does not
+  // install it (uv::sync_selection, computed when locking): a dev group left out, an extra not
+  // asked for, an edge whose marker does not hold. Written only when true.
+  bool not_selected = false;
   bool operator==(const UvPackage&) const = default;
 };
 

@@ -21,7 +21,8 @@ std::string describe(const std::vector<lock::UvPackage>* packages) {
   std::string out;
   for (const auto& p : *packages) {
     out += (out.empty() ? "" : ", ") + ("\"" + p.version + "\" (" + p.source_kind) +
-           (p.source_location.empty() ? "" : " " + p.source_location) + ")";
+           (p.source_location.empty() ? "" : " " + p.source_location) + ")" +
+           (p.not_selected ? " not selected" : "");
   }
   return out;
 }
@@ -81,6 +82,7 @@ Status uv_table_drift(const manifest::Manifest& manifest, const lock::Lock& lock
   ENVLOCK_TRY_ASSIGN(lock::UvLockPin file, uv::parse_uv_lock(*text, path));
   file.path = path;
   ENVLOCK_TRY(check_python_inputs(manifest, file, *text));
+  ENVLOCK_TRY(mark_not_selected(manifest, file, *text));
   if (path != pinned.path) {
     return {}; // another file: python.uv_lock.path drifted, its packages are not comparable
   }

@@ -3,7 +3,12 @@
 #include "util/fs.hpp"
 #include "uv/lock_expect.hpp"
 #include "uv/lock_satisfies.hpp"
+#include "uv/requirement.hpp"
+#include "uv/sync_selection.hpp"
 #include "uv/uv_lock.hpp"
+
+#include <algorithm>
+#include <tuple>
 
 namespace envlock::resolve {
 
@@ -41,6 +46,29 @@ Status check_python_inputs(const manifest::Manifest& manifest, const lock::UvLoc
     }
   }
   return input_error(std::move(message));
+}
+
+Status mark_not_selected(const manifest::Manifest& manifest, lock::UvLockPin& uv_lock,
+                         std::string_view uv_text) {
+  const std::string pyproject_path = project_file(manifest, "pyproject.toml");
+  const auto pyproject =
+      util::read_regular_file(manifest.dir / pyproject_path, uv::k_uv_lock_limit, pyproject_path);
+  if (!pyproject) {
+    return input_error("python.project: cannot read " + pyproject.error().message);
+  }
+  ENVLOCK_TRY_ASSIGN(const uv::SyncSelection selection,
+                     uv::sync_selection({uv_text, uv_lock.path, *pyproject, pyproject_path},
+                                        manifest.python.sync_args, manifest.base.platform,
+                                        manifest.expect.python));
+  for (auto& package : uv_lock.packages) {
+    const uv::SelectedPackage key{uv::normalize_name(package.name), package.version};
+    package.not_selected =
+        std::binary_search(selection.not_selected.begin(), selection.not_selected.end(), key,
+                           [](const uv::SelectedPackage& a, const uv::SelectedPackage& b) {
+                             return std::tie(a.name, a.version) < std::tie(b.name, b.version);
+                           });
+  }
+  return {};
 }
 
 } // namespace envlock::resolve

@@ -39,6 +39,18 @@ Result<std::string> hash_file(const manifest::Manifest& manifest, std::string_vi
   const std::string shown = project_file(manifest, name);
   auto fd = util::open_regular_file(manifest.dir / shown, limit, shown);
   if (!fd) {
+    // The project is there (its pyproject.toml), its lock was never made.
+    std::error_code ec;
+    const auto lock_path = manifest.dir / shown;
+    if (name == "uv.lock" &&
+        std::filesystem::symlink_status(lock_path, ec).type() ==
+            std::filesystem::file_type::not_found &&
+        std::filesystem::exists(lock_path.parent_path() / "pyproject.toml", ec)) {
+      const std::string folder = std::filesystem::path(shown).parent_path().string();
+      return input_error("python.project: " + shown + " does not exist; run 'uv lock'" +
+                         (folder.empty() ? "" : " in " + folder) +
+                         " to make it (and commit it), then 'envlock lock' again");
+    }
     return cannot_read(fd.error());
   }
   auto digest = util::sha256_fd(fd->get(), shown + ": ");
@@ -173,6 +185,7 @@ Result<lock::Lock> resolve_lock(const manifest::Manifest& manifest,
   uv_lock.path = uv_lock_path;
   uv_lock.sha256 = util::sha256_hex(*uv_text);
   ENVLOCK_TRY(check_python_inputs(manifest, uv_lock, *uv_text));
+  ENVLOCK_TRY(mark_not_selected(manifest, uv_lock, *uv_text));
   lock.python.uv_lock = std::move(uv_lock);
   ENVLOCK_TRY_ASSIGN(lock.base_image, resolve_base_image(manifest, resolve));
   for (auto& [name, pin] : lock.sources) {

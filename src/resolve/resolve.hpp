@@ -102,6 +102,13 @@ hash_context_files(const manifest::Manifest& manifest);
 Status check_python_inputs(const manifest::Manifest& manifest, const lock::UvLockPin& uv_lock,
                            std::string_view uv_text);
 
+// Marks the packages of `uv_lock` (parsed from `uv_text`) that `uv sync --locked` does not
+// install with the manifest's python.sync_args on base.platform and expect.python
+// (uv::sync_selection): `not_selected`. Fails (exit 2) on sync arguments uv.lock cannot meet
+// (--package of no member, --extra of no extra) and on a marker that is not PEP 508.
+Status mark_not_selected(const manifest::Manifest& manifest, lock::UvLockPin& uv_lock,
+                         std::string_view uv_text);
+
 // The path of the python project's file `name` relative to the manifest's folder ("uv.lock").
 std::string project_file(const manifest::Manifest& manifest, std::string_view name);
 

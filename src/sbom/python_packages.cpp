@@ -174,6 +174,11 @@ PythonPart python_packages(const verify::RunContext& context,
       if (entry.package->source_kind == "virtual") {
         continue; // the project itself: uv never installs it
       }
+      if (entry.package->not_selected) {
+        out.properties.push_back(
+            {"envlock:python:locked-not-selected", pypi_purl(key, entry.package->version)});
+        continue; // the lock's uv sync does not install it here
+      }
       out.properties.push_back(
           {"envlock:python:locked-not-installed", pypi_purl(key, entry.package->version)});
     }

@@ -197,7 +197,12 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
                           {"inherited", site_list(context, env.inherited_sites)}};
 
   std::map<std::string, std::set<std::string>> wanted; // key -> versions ("" = any)
+  std::set<std::string> not_selected; // locked, but not installed by the lock's uv sync
   for (const auto& package : locked) {
+    if (package.not_selected) {
+      not_selected.insert(pep503_name(package.name));
+      continue;
+    }
     if (package.source_kind == "virtual") {
       wanted.try_emplace(pep503_name(package.name)); // never installed; allowed when present
       continue;
@@ -223,13 +228,27 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
           {{"name", key}, {"installed", it->second.version}, {"locked", lock_versions}});
     }
   }
+  for (const auto& [key, versions] : wanted) {
+    not_selected.erase(key); // another version of the name is selected
+  }
   const std::size_t required = static_cast<std::size_t>(
       std::count_if(wanted.begin(), wanted.end(), [](const auto& w) { return !w.second.empty(); }));
   const std::string expected = "all " + std::to_string(required) + " installed";
-  CheckResult installed_check = passed("packages.installed", "locked packages installed", expected,
-                                       std::to_string(required - missing.size()) + " of " +
-                                           std::to_string(required) + " installed");
+  std::string found =
+      std::to_string(required - missing.size()) + " of " + std::to_string(required) + " installed";
+  if (!not_selected.empty()) {
+    const std::vector<std::string> names(not_selected.begin(), not_selected.end());
+    found += "; " + std::to_string(names.size()) +
+             " locked but not selected by the lock's sync_args and platform (" + list_text(names) +
+             ")";
+  }
+  CheckResult installed_check =
+      passed("packages.installed", "locked packages installed", expected, found);
   installed_check.details = where;
+  if (!not_selected.empty()) {
+    installed_check.details["not_selected"] =
+        std::vector<std::string>(not_selected.begin(), not_selected.end());
+  }
   installed_check.details["missing"] = missing;
   installed_check.details["mismatched"] = mismatch_list;
   std::vector<std::string> problems;
@@ -272,8 +291,8 @@ std::vector<CheckResult> probe_packages(const RunContext& context) {
   nlohmann::json unexpected_list = nlohmann::json::array();
   std::size_t inherited_extra = 0;
   for (const auto& [key, dist] : installed) {
-    if (wanted.count(key) != 0) {
-      continue;
+    if (wanted.count(key) != 0 || not_selected.count(key) != 0) {
+      continue; // in the lock (a package not selected is allowed when present, as a virtual one)
     }
     if (dist.inherited) {
       ++inherited_extra;

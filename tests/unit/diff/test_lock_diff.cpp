@@ -4,6 +4,7 @@
 #include "diff/lock_diff.hpp"
 #include "util/fs.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 using namespace envlock;
@@ -137,6 +138,26 @@ TEST_SUITE("report.lock_diff") {
     REQUIRE(d.packages.size() == 1);
     CHECK(d.packages[0].kind == diff::PackageChangeKind::changed);
     CHECK(d.packages[0].new_source == "git https://git.example.invalid/numpy#abc");
+  }
+
+  TEST_CASE("the packages each lock's uv sync leaves out, when they differ (--no-dev added)") {
+    const lock::Lock a = read("old.lock.json");
+    lock::Lock b = a;
+    b.python.sync_args = {"--no-dev"};
+    for (auto& p : b.python.uv_lock.packages) {
+      p.not_selected = p.name == "pytest" || p.name == "numpy";
+    }
+    const diff::LockDiff d = diff::diff_locks(a, b);
+    CHECK(d.packages.empty()); // the same packages are locked
+    const auto python = std::find_if(d.sections.begin(), d.sections.end(),
+                                     [](const diff::Section& s) { return s.id == "python"; });
+    REQUIRE(python != d.sections.end());
+    const auto change =
+        std::find_if(python->changes.begin(), python->changes.end(),
+                     [](const auto& c) { return c.field == "uv_lock.packages not selected"; });
+    REQUIRE(change != python->changes.end());
+    CHECK(change->old_value == "");
+    CHECK(change->new_value == "numpy, pytest");
   }
 
   TEST_CASE("the training sample and its launch in their own section") {

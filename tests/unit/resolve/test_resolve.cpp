@@ -3,7 +3,9 @@
 #include "resolve_project.hpp"
 #include "util/sha256.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
+#include <filesystem>
 
 using namespace envlock;
 
@@ -69,7 +71,8 @@ TEST_SUITE("lock") {
     const auto lock = resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers());
     REQUIRE_FALSE(lock.has_value());
     CHECK(lock.error().code == ExitCode::usage);
-    CHECK(lock.error().message == "sources.megatron: ref 'core_v9' not found in repo");
+    CHECK(lock.error().message ==
+          "sources.megatron: ref 'core_v9' not found in repo; tags of repo: same, v1, v2");
   }
 
   TEST_CASE("a missing uv.lock is an input error naming it") {
@@ -79,6 +82,49 @@ TEST_SUITE("lock") {
     REQUIRE_FALSE(lock.has_value());
     CHECK(lock.error().message ==
           "python.project: cannot read elsewhere/uv.lock: No such file or directory");
+  }
+
+  TEST_CASE("a project whose uv.lock was never made: run uv lock") {
+    Project p;
+    std::filesystem::remove(p.dir / "py/uv.lock");
+    const auto lock = resolve::resolve_lock(p.manifest, p.dir / "l.json", registry_answers());
+    REQUIRE_FALSE(lock.has_value());
+    CHECK(lock.error().code == ExitCode::usage);
+    CHECK(lock.error().message == "python.project: py/uv.lock does not exist; run 'uv lock' in py "
+                                  "to make it (and commit it), then 'envlock lock' again");
+  }
+
+  TEST_CASE("the packages uv sync leaves out are marked in the lock") {
+    Project p;
+    test::write_text(p.dir / "py/uv.lock",
+                     "version = 1\nrevision = 2\nrequires-python = \">=3.12\"\n\n"
+                     "[[package]]\nname = \"b\"\nversion = \"1\"\nsource = { editable = \".\" }\n"
+                     "dependencies = [{ name = \"c\" }]\n\n"
+                     "[package.dev-dependencies]\ndev = [{ name = \"pytest\" }]\n\n"
+                     "[[package]]\nname = \"c\"\nversion = \"2\"\n"
+                     "source = { registry = \"https://pypi.example.invalid/simple\" }\n\n"
+                     "[[package]]\nname = \"pytest\"\nversion = \"8\"\n"
+                     "source = { registry = \"https://pypi.example.invalid/simple\" }\n");
+    p.manifest.python.sync_args = {"--no-dev"};
+    const auto path = p.dir / "envlock.lock.json";
+    const auto lock = resolve::resolve_lock(p.manifest, path, registry_answers());
+    REQUIRE_MESSAGE(lock.has_value(), lock.error().message);
+    const auto& packages = lock->python.uv_lock.packages;
+    REQUIRE(packages.size() == 3);
+    CHECK_FALSE(packages[0].not_selected); // b, the project
+    CHECK_FALSE(packages[1].not_selected); // c, its dependency
+    CHECK(packages[2].not_selected);       // pytest, the dev group --no-dev leaves out
+    CHECK(resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {})
+              .value()
+              .empty());
+    p.manifest.python.sync_args.clear(); // the default group dev: pytest is in
+    const auto drift =
+        resolve::find_drift(p.manifest, *lock, path, resolve::Refresh::local_only, {});
+    REQUIRE(drift.has_value());
+    CHECK(std::find(drift->begin(), drift->end(),
+                    "drift: python.uv_lock.packages.pytest: lock has \"8\" (registry "
+                    "https://pypi.example.invalid/simple) not selected, uv.lock has \"8\" "
+                    "(registry https://pypi.example.invalid/simple)") != drift->end());
   }
 
   TEST_CASE("drift: none, then each changed field on its own line") {

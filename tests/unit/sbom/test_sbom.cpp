@@ -50,6 +50,7 @@ lock::Lock make_lock() {
   lock.python.uv_lock.packages = {
       {"missing-pkg", "2.0", "registry", "https://pypi.example.invalid/simple"},
       {"project", "", "virtual", "."},
+      {"pytest", "8.2.0", "registry", "https://pypi.example.invalid/simple", true},
       {"six", "1.16.0", "registry", "https://pypi.example.invalid/simple"}};
   lock.enroot.source_date_epoch = 1700000000;
   return lock;
@@ -141,6 +142,13 @@ TEST_SUITE("sbom") {
     CHECK(property(*extra, "envlock:lock") == "not in uv.lock");
     CHECK(property(doc["metadata"], "envlock:python:locked-not-installed") ==
           "pkg:pypi/missing-pkg@2.0");
+    // pytest is locked but the lock's uv sync does not select it (--no-dev): said apart.
+    CHECK(property(doc["metadata"], "envlock:python:locked-not-selected") ==
+          "pkg:pypi/pytest@8.2.0");
+    for (const auto& p : doc["metadata"]["properties"]) {
+      CHECK_FALSE((p["name"] == "envlock:python:locked-not-installed" &&
+                   p["value"] == "pkg:pypi/pytest@8.2.0"));
+    }
 
     const nlohmann::json* libc = component_named(doc, "libc6");
     REQUIRE(libc != nullptr);

@@ -82,6 +82,40 @@ TEST_CASE("offline: a missing and an unexpected package are listed") {
   CHECK(unexpected.reason == "1 not in the lock (extra-pkg 0.1)");
 }
 
+TEST_CASE("offline: locked packages the lock's uv sync does not select are not required") {
+  // A dev group left out by --no-dev: locked, marked not_selected, not installed.
+  test::VerifyRootfs fixture;
+  auto lock = util::read_json_file(fixture.root() / "etc/envlock/lock.json");
+  REQUIRE(lock);
+  auto& packages = (*lock)["python"]["uv_lock"]["packages"];
+  for (const char* name : {"pluggy", "pytest"}) {
+    packages.push_back(
+        {{"name", name},
+         {"version", "1.0.0"},
+         {"not_selected", true},
+         {"source", {{"kind", "registry"}, {"location", "https://pypi.example.invalid/simple"}}}});
+  }
+  (*lock)["python"]["sync_args"] = {"--no-dev"};
+  REQUIRE(util::write_json_file(fixture.dir() / "no-dev.lock.json", *lock));
+  auto options = fixture.offline();
+  options.lock_path = fixture.dir() / "no-dev.lock.json";
+  options.checks = {"packages"};
+  auto report = run_verification(options);
+  REQUIRE(report);
+  const auto& installed = find_check(*report, "packages.installed");
+  CHECK(installed.outcome == Outcome::pass);
+  CHECK(installed.found == "4 of 4 installed; 2 locked but not selected by the lock's sync_args "
+                           "and platform (pluggy, pytest)");
+  CHECK(installed.details["not_selected"] == nlohmann::json({"pluggy", "pytest"}));
+  // Present all the same (installed by hand): allowed, not unexpected.
+  test::write_text(fixture.venv_site() / "pytest-1.0.0.dist-info/METADATA",
+                   "Name: pytest\nVersion: 1.0.0\n");
+  report = run_verification(options);
+  REQUIRE(report);
+  CHECK(find_check(*report, "packages.installed").outcome == Outcome::pass);
+  CHECK(find_check(*report, "packages.unexpected").outcome == Outcome::pass);
+}
+
 TEST_CASE("offline: --deep names an installed file that differs from RECORD") {
   test::VerifyRootfs fixture;
   test::write_text(fixture.venv_site() / "numpy/__init__.py", "__version__ = '2.1.1'\n");
