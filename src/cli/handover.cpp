@@ -7,6 +7,7 @@
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
 #include "formats/squashfs_result.hpp"
+#include "handover/consistency.hpp"
 #include "handover/render.hpp"
 #include "util/fs.hpp"
 
@@ -95,6 +96,13 @@ Result<ExitCode> run_handover(HandoverOptions o) {
     ENVLOCK_TRY(util::check_default_output(o.output, "-o"));
   }
   ENVLOCK_TRY_ASSIGN(const handover::Records records, handover::read_records(o.paths));
+  if (const auto mismatched = handover::mismatched_records(records); !mismatched.empty()) {
+    std::string message = "the records given do not describe one build (no handover written):";
+    for (const auto& line : mismatched) {
+      message += "\n  " + line;
+    }
+    return check_failed(std::move(message));
+  }
   const handover::Handover handover = handover::build_handover(records);
   ENVLOCK_TRY_ASSIGN(const std::string text, handover::render_handover(handover, records, format));
   ENVLOCK_TRY(cmdline::write_output(o.output, text));
