@@ -39,6 +39,10 @@ public:
     if (m_echo) {
       m_echo(text);
     }
+    m_tail.append(text);
+    if (m_tail.size() > 2 * k_tail_bytes) {
+      m_tail.erase(0, m_tail.size() - k_tail_bytes);
+    }
   }
 
   // Runs argv with its output streamed into the log; a non-zero exit fails with `what`.
@@ -58,7 +62,7 @@ public:
     if (result.exit_code != 0) {
       ENVLOCK_TRY(commit());
       return env_error(what + " failed (exit " + std::to_string(result.exit_code) +
-                       "); the log is in " + m_file.path().string());
+                       "); the log is in " + m_file.path().string() + last_lines());
     }
     return result;
   }
@@ -71,9 +75,30 @@ public:
   }
 
 private:
+  static constexpr std::size_t k_tail_bytes = 8192;
+  static constexpr std::size_t k_tail_lines = 20;
+
+  // The log's last lines, for a failure the user did not watch (-q): "; its last lines:" and
+  // each line indented; nothing when the log was echoed.
+  std::string last_lines() const {
+    if (m_echo) {
+      return {};
+    }
+    std::vector<std::string> lines = util::split(std::string(util::trim(m_tail)), '\n');
+    if (lines.size() > k_tail_lines) {
+      lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(k_tail_lines));
+    }
+    std::string out = "; its last lines:";
+    for (const auto& line : lines) {
+      out += "\n  | " + line;
+    }
+    return out;
+  }
+
   util::AtomicFile m_file;
   std::function<void(std::string_view)> m_echo;
   std::optional<Error> m_error;
+  std::string m_tail; // the last few KiB written
 };
 
 // The registry of an image name or reference ("" when it does not parse).

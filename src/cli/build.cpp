@@ -9,13 +9,17 @@
 #include "cli/supply_chain/attach.hpp"
 #include "cli/supply_chain/sbom_document.hpp"
 #include "cmdline/help.hpp"
+#include "lock/lock.hpp"
+#include "manifest/manifest.hpp"
 #include "oci/session.hpp"
 #include "provenance/inputs.hpp"
 #include "provenance/key_files.hpp"
 #include "provenance/keys.hpp"
 #include "provenance/signing.hpp"
+#include "resolve/drift.hpp"
 #include "util/json.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -116,6 +120,46 @@ Status attach_to_build(const BuildCliOptions& options, const build::BuildRequest
   return attach_files(client, image, files);
 }
 
+// The local part of `envlock lock --check`: a lock that no longer matches its manifest (an
+// older ref, a changed expect) or the files it hashed is refused before anything is built or
+// pushed. A lock whose manifest is not beside it (copied alone) is built with a warning.
+Status check_lock_current(const BuildCliOptions& options) {
+  namespace fs = std::filesystem;
+  const auto read = lock::read_lock(options.lock);
+  if (!read) {
+    return {}; // the build reports it, after it has checked the builder
+  }
+  const lock::Lock& lock = *read;
+  const fs::path manifest_path = fs::path(options.lock).parent_path() / lock.manifest_path;
+  std::error_code ec;
+  if (lock.manifest_path.empty() || !fs::exists(manifest_path, ec)) {
+    std::cerr << "envlock: warning: " << manifest_path.string()
+              << " not found; the lock is built without checking it against its manifest\n";
+    return {};
+  }
+  ENVLOCK_TRY_ASSIGN(const manifest::Manifest manifest, manifest::load_manifest(manifest_path));
+  const resolve::ImageResolver offline = [](const oci::ImageRef& image,
+                                            std::string_view) -> Result<oci::Resolved> {
+    return env_error(image.to_string() + ": not resolved (envlock build checks offline)");
+  };
+  std::optional<fs::path> megatron_repo;
+  if (!options.megatron_repo.empty()) {
+    megatron_repo = options.megatron_repo;
+  }
+  ENVLOCK_TRY_ASSIGN(const std::vector<std::string> drifts,
+                     resolve::find_drift(manifest, lock, options.lock, resolve::Refresh::local_only,
+                                         offline, megatron_repo));
+  if (drifts.empty()) {
+    return {};
+  }
+  std::string message = options.lock + " is out of date against " + manifest_path.string() +
+                        "; run 'envlock lock' and build again (nothing was built):";
+  for (const auto& line : drifts) {
+    message += "\n  " + line;
+  }
+  return check_failed(std::move(message));
+}
+
 Result<ExitCode> run_build_command(const BuildCliOptions& options) {
   ENVLOCK_TRY_ASSIGN(const std::optional<pv::Key> key, attest_key(options));
   build::BuildRequest request;
@@ -148,6 +192,7 @@ Result<ExitCode> run_build_command(const BuildCliOptions& options) {
   if (!options.quiet) {
     request.on_log = [](std::string_view text) { std::cerr << text << std::flush; };
   }
+  ENVLOCK_TRY(check_lock_current(options));
   ENVLOCK_TRY_ASSIGN(const formats::BuildResult result, build::run_build(request));
   std::cout << "built " << result.repository << ":" << result.tag << "\n"
             << "  " << (result.pushed ? "pushed " : "image id ") << result.repository << "@"

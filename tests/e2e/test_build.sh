@@ -28,6 +28,19 @@ cd proj
 run_cmd l "$ENVLOCK" lock --insecure-registry "$REG_PLAIN"
 check_eq "$l_rc" 0 "lock: exit 0 ($l_err)"
 
+# ---- a lock stale against its manifest (an older Megatron-LM ref): nothing is built or pushed
+cp envlock.yaml envlock.yaml.locked
+sed -i 's/ref: v2/ref: v1/' envlock.yaml
+run_cmd st "$ENVLOCK" build --template "$TEMPLATE" --push --insecure-registry "$REG_PLAIN" \
+  --result stale/build-result.json
+check_eq "$st_rc" 1 "build from a stale lock: exit 1"
+check_eq "$st_err" "envlock: error: envlock.lock.json is out of date against ./envlock.yaml; run 'envlock lock' and build again (nothing was built):
+  drift: sources.megatron.ref: lock has \"v2\", manifest has \"v1\"
+  drift: sources.megatron.commit: lock has \"$COMMIT\", manifest has \"$(git_commit_id megatron-lm v1)\"" \
+  "build from a stale lock: the drift, as lock --check names it"
+[ ! -e stale ] && ok "build from a stale lock: no log, no result" || fail "stale lock" "stale/ written"
+mv envlock.yaml.locked envlock.yaml
+
 # ---- envlock context: deterministic, sorted, owned by 0:0, the lock's mtime, git's tree
 run_cmd c1 "$ENVLOCK" context --template "$TEMPLATE" -o ctx1.tar
 check_eq "$c1_rc" 0 "context: exit 0 ($c1_err)"
@@ -214,7 +227,11 @@ check_eq "$u_rc:$u_err" "2:envlock: error: unknown builder 'kaniko'; expected bu
 sed 's/^RUN echo .*/RUN false/' "$TEMPLATE" > failing.mustache
 run_cmd f "$ENVLOCK" build -q --template failing.mustache --insecure-registry "$REG_PLAIN" --result r3/build-result.json
 check_eq "$f_rc" 3 "failing build: exit 3"
-check_eq "$f_err" "envlock: error: buildah build failed (exit 1); the log is in $PWD/r3/build-result.log" "failing build: message"
+check_eq "$(head -1 <<<"$f_err")" "envlock: error: buildah build failed (exit 1); the log is in $PWD/r3/build-result.log; its last lines:" \
+  "failing build: message"
+check_eq "$(tail -n +2 <<<"$f_err")" "$(tail -20 r3/build-result.log | sed 's/^/  | /')" \
+  "failing build with -q: the log's last 20 lines follow"
+check_contains "$f_err" "  | STEP " "... among them the step that failed"
 check_file r3/build-result.log "failing build: the log is kept"
 [ ! -e r3/build-result.json ] && ok "failing build: no result" || fail "failing build: no result" "written"
 
