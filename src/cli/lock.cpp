@@ -279,8 +279,14 @@ Runner setup(CLI::App& app) {
       ->type_name("DIR");
   add_registry_options(app, options->registry);
   cmdline::set_footer(app, "envlock lock --check", "docs/manual/lock.md");
-  return [options, manifest] {
+  return [options, manifest]() -> Result<ExitCode> {
     find_in_parents(manifest, options->manifest);
+    std::error_code ec;
+    if (manifest->count() == 0 && !std::filesystem::exists(options->manifest, ec)) {
+      return input_error("no " + options->manifest + " in " + searched_folders() +
+                         "; run envlock in the project's folder, or name the manifest with -f "
+                         "FILE");
+    }
     return run_lock(*options);
   };
 }

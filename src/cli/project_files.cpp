@@ -33,4 +33,24 @@ void find_in_parents(const CLI::Option* option, std::string& value) {
   }
 }
 
+std::string searched_folders() {
+  std::error_code ec;
+  fs::path dir = fs::current_path(ec);
+  if (ec) {
+    return "the current folder";
+  }
+  const std::string here = "here (" + dir.string() + ")";
+  if (fs::exists(dir / ".git", ec)) {
+    return here + ", the top of its git work tree";
+  }
+  while (dir.has_relative_path()) {
+    dir = dir.parent_path();
+    if (fs::exists(dir / ".git", ec)) {
+      return here + " and the folders above it up to " + dir.string() +
+             " (the top of its git work tree)";
+    }
+  }
+  return here + " and the folders above it up to " + dir.string();
+}
+
 } // namespace envlock::cli

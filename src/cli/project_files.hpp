@@ -15,4 +15,9 @@ namespace envlock::cli {
 // it is, for the command's own "no such file" error.
 void find_in_parents(const CLI::Option* option, std::string& value);
 
+// The folders find_in_parents looks in for a file of the project, as a user reads them: "here
+// (/home/me/train/sub) and the folders above it up to /home/me/train (the top of its git work
+// tree)", or "... up to /".
+std::string searched_folders();
+
 } // namespace envlock::cli

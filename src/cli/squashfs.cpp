@@ -19,8 +19,10 @@
 #include "squashfs/tree_digest.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -129,10 +131,23 @@ Status settle(SquashArgs& args, sq::SquashSettings& settings) {
     if (!image_named) {
       ENVLOCK_TRY(default_image(args, lock));
     }
-  } else if (!epoch) {
-    return input_error("--source-date-epoch (or SOURCE_DATE_EPOCH in the environment) is required "
-                       "without --lock (Enroot's output is only reproducible with "
-                       "SOURCE_DATE_EPOCH)");
+  }
+  // Every option missing is named at once, not one per run.
+  std::vector<std::string> missing;
+  if (args.output.empty()) {
+    missing.emplace_back("-o IMAGE.sqsh is required");
+  }
+  if (args.image.empty() && args.oci_layout.empty()) {
+    missing.emplace_back("--image REF@DIGEST is required unless --lock, --oci-layout or "
+                         "--build-result is given");
+  }
+  if (args.lock.empty() && !epoch) {
+    missing.emplace_back("--source-date-epoch (or SOURCE_DATE_EPOCH in the environment) is "
+                         "required without --lock (Enroot's output is only reproducible with "
+                         "SOURCE_DATE_EPOCH)");
+  }
+  if (!missing.empty()) {
+    return input_error(util::join(missing, "; "));
   }
   if (epoch) {
     settings.source_date_epoch = epoch->value;
@@ -155,13 +170,6 @@ Status settle(SquashArgs& args, sq::SquashSettings& settings) {
   }
   if (args.platform.empty()) {
     args.platform = oci::k_default_platform;
-  }
-  if (args.output.empty()) {
-    return input_error("-o IMAGE.sqsh is required");
-  }
-  if (args.image.empty() && args.oci_layout.empty()) {
-    return input_error("--image REF@DIGEST is required unless --lock, --oci-layout or "
-                       "--build-result is given");
   }
   return {};
 }
@@ -209,7 +217,9 @@ Result<ExitCode> run_squashfs(SquashArgs args) {
     ENVLOCK_TRY_ASSIGN(const oci::ImageRef image, oci::parse_image_ref(args.image));
     if (image.digest.empty()) {
       return input_error("--image '" + args.image +
-                         "' has no digest; give REF@sha256:... so the image is pinned");
+                         "' has no digest; give REF@sha256:... so the image is pinned "
+                         "(`envlock resolve " +
+                         args.image + "` prints the digest it points to now)");
     }
     reference = image.to_string();
     ENVLOCK_TRY_ASSIGN(source, sq::make_registry_source(image, args.registry));
@@ -265,6 +275,11 @@ Status expected_result(const VerifyArgs& args, sq::VerifyRequest& request) {
 }
 
 Result<ExitCode> run_verify(const VerifyArgs& args) {
+  std::error_code ec;
+  if (std::filesystem::symlink_status(args.image, ec).type() ==
+      std::filesystem::file_type::not_found) {
+    return input_error(args.image + ": no such file (the .sqsh to verify)");
+  }
   sq::VerifyRequest request;
   request.image = args.image;
   request.tree = args.tree ? sq::TreeCheck::compute : sq::TreeCheck::skip;

@@ -3,6 +3,9 @@
 #include "cmdline/help.hpp"
 #include "util/strings.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace envlock::cmdline {
 
 namespace {
@@ -42,7 +45,19 @@ std::string unknown_option_message(const CLI::App& app, const std::string& given
     name.resize(2); // -xVALUE
   }
   std::string message = command_path(app) + ": unknown option '" + name + "'";
-  if (const auto close = util::closest_match(name, option_names(app, long_name))) {
+  const auto names = option_names(app, long_name);
+  auto close = util::closest_match(name, names);
+  if (!close && long_name) {
+    // A shortened name ("--out" for "--output"), when only one option starts with it.
+    std::vector<std::string> longer;
+    std::copy_if(names.begin(), names.end(), std::back_inserter(longer), [&](const std::string& n) {
+      return n.size() > name.size() && n.starts_with(name);
+    });
+    if (longer.size() == 1) {
+      close = longer.front();
+    }
+  }
+  if (close) {
     message += "; did you mean '" + *close + "'? ";
   } else {
     message += ". ";

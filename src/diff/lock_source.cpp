@@ -181,7 +181,10 @@ Result<std::string> read_blob(const Repository& r, const git_commit* commit, con
   const git::TreePtr tree(raw_tree);
   git_tree_entry* raw_entry = nullptr;
   if (git_tree_entry_bypath(&raw_entry, tree.get(), path.c_str()) < 0) {
-    return input_error(spec + ": no file " + path + in_commit);
+    // Most often the lock was made but never committed: say how to compare it all the same.
+    return input_error(spec + ": no file " + path + in_commit + "; commit the lock (git add " +
+                       path + " && git commit) to compare revisions, or name the files: " +
+                       "envlock diff OLD.lock.json NEW.lock.json");
   }
   const git::TreeEntryPtr entry(raw_entry);
   if (git_tree_entry_type(entry.get()) != GIT_OBJECT_BLOB) {

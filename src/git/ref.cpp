@@ -5,6 +5,7 @@
 #include "git/repository.hpp"
 #include "util/strings.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -17,8 +18,37 @@ struct RemoteHead {
   std::string oid;
 };
 
-Error not_found(std::string_view ref, std::string_view location) {
-  return input_error("ref '" + std::string(ref) + "' not found in " + redact_location(location));
+constexpr std::size_t k_tags_shown = 30;
+
+// "; tags of LOCATION: a, b and 3 more" (sorted, as the registry's 404 lists an image's tags),
+// or "; LOCATION has no tags".
+std::string tags_hint(std::vector<std::string> tags, std::string_view location) {
+  std::sort(tags.begin(), tags.end());
+  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+  if (tags.empty()) {
+    return "; " + redact_location(location) + " has no tags";
+  }
+  const std::size_t more = tags.size() > k_tags_shown ? tags.size() - k_tags_shown : 0;
+  tags.resize(tags.size() - more);
+  return "; tags of " + redact_location(location) + ": " + util::join(tags, ", ") +
+         (more > 0 ? " and " + std::to_string(more) + " more" : "");
+}
+
+Error not_found(std::string_view ref, std::string_view location,
+                const std::vector<std::string>& tags) {
+  return input_error("ref '" + std::string(ref) + "' not found in " + redact_location(location) +
+                     tags_hint(tags, location));
+}
+
+// The tags of a local repository; none when they cannot be listed.
+std::vector<std::string> local_tags(git_repository* repo) {
+  git_strarray names{};
+  if (git_tag_list(&names, repo) < 0) {
+    return {};
+  }
+  std::vector<std::string> out(names.strings, names.strings + names.count);
+  git_strarray_dispose(&names);
+  return out;
 }
 
 bool is_abbreviated_commit(std::string_view ref) {
@@ -55,11 +85,11 @@ Result<std::string> resolve_local(std::string_view location, std::string_view re
     }
   }
   if (!is_full_commit(ref) && !is_abbreviated_commit(ref)) {
-    return not_found(ref, location);
+    return not_found(ref, location, local_tags(repo.get()));
   }
   git_oid oid{};
   if (git_oid_fromstrn(&oid, ref.data(), ref.size()) < 0) {
-    return not_found(ref, location);
+    return not_found(ref, location, local_tags(repo.get()));
   }
   git_object* raw = nullptr;
   const int rc = git_object_lookup_prefix(&raw, repo.get(), &oid, ref.size(), GIT_OBJECT_ANY);
@@ -68,7 +98,7 @@ Result<std::string> resolve_local(std::string_view location, std::string_view re
                        "; give more hex digits");
   }
   if (rc < 0) {
-    return not_found(ref, location);
+    return not_found(ref, location, local_tags(repo.get()));
   }
   const ObjectPtr object(raw);
   git_object* peeled = nullptr;
@@ -117,6 +147,21 @@ Result<std::vector<RemoteHead>> list_remote(std::string_view url) {
   return out;
 }
 
+std::vector<std::string> remote_tags(const std::vector<RemoteHead>& heads) {
+  constexpr std::string_view k_prefix = "refs/tags/";
+  std::vector<std::string> out;
+  for (const auto& head : heads) {
+    if (head.name.starts_with(k_prefix)) {
+      std::string name = head.name.substr(k_prefix.size());
+      if (name.ends_with("^{}")) {
+        name.resize(name.size() - 3);
+      }
+      out.push_back(std::move(name));
+    }
+  }
+  return out;
+}
+
 Result<std::string> resolve_remote(std::string_view url, std::string_view ref) {
   if (is_full_commit(ref)) {
     return util::to_lower(ref);
@@ -147,7 +192,7 @@ Result<std::string> resolve_remote(std::string_view url, std::string_view ref) {
       return *match;
     }
   }
-  return not_found(ref, url);
+  return not_found(ref, url, remote_tags(heads));
 }
 
 } // namespace

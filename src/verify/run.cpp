@@ -86,7 +86,16 @@ Result<lock::Lock> read_checked_lock(const VerifyOptions& options, const fs::pat
     }
   }
   if (!text) {
-    return std::move(text).error();
+    Error error = std::move(text).error();
+    std::error_code ec;
+    if (options.lock_path.empty() &&
+        (!options.root.empty() || !std::filesystem::exists(shown, ec))) {
+      // The default: the image's own lock, which `render --with-verifier` puts there.
+      error.message += options.root.empty()
+                           ? "; outside an image built with --with-verifier, pass --lock FILE"
+                           : "; the image was not built with --with-verifier: pass --lock FILE";
+    }
+    return error;
   }
   ENVLOCK_TRY_ASSIGN(const nlohmann::json json, util::parse_json(*text, shown.string()));
   return lock::from_json(json, shown.string());

@@ -141,7 +141,7 @@ run_cmd d "$ENVLOCK" diff mian~1
 check_eq "$d_err" "envlock: error: mian~1: no such file, and not a revision of the git repository at $REPO_AT; did you mean 'main~1'?" \
   "a misspelt branch: did you mean"
 run_cmd d "$ENVLOCK" diff HEAD:nosuch.json HEAD
-check_eq "$d_err" "envlock: error: HEAD:nosuch.json: no file nosuch.json in commit $(git rev-parse HEAD | cut -c1-12) (HEAD) of the git repository at $REPO_AT" \
+check_eq "$d_err" "envlock: error: HEAD:nosuch.json: no file nosuch.json in commit $(git rev-parse HEAD | cut -c1-12) (HEAD) of the git repository at $REPO_AT; commit the lock (git add nosuch.json && git commit) to compare revisions, or name the files: envlock diff OLD.lock.json NEW.lock.json" \
   "REV:PATH of a missing file: the commit and the repository"
 run_cmd d "$ENVLOCK" diff a b c
 check_eq "$d_rc" 2 "three arguments are refused"

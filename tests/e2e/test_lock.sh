@@ -262,7 +262,7 @@ check_eq "$(echo "$r_err" | head -1)" "envlock: error: envlock.yaml:12:9: 'train
 write_manifest . megatron no-such-tag 13.3
 lock
 check_eq "$r_rc" 2 "unknown ref: exit 2"
-check_eq "$r_err" "envlock: error: sources.megatron: ref 'no-such-tag' not found in megatron" \
+check_eq "$r_err" "envlock: error: sources.megatron: ref 'no-such-tag' not found in megatron; tags of megatron: v1, v2" \
   "unknown ref: message"
 write_manifest . megatron v2 13.3 "$REG/nvidia/pytorch:26.06-py3@$DIGEST"
 lock

@@ -112,7 +112,7 @@ run_cmd u env -u SOURCE_DATE_EPOCH "$ENVLOCK" squashfs --image "$IMG_REGISTRY/te
 check_eq "$u_rc" 2 "no --source-date-epoch without --lock exits 2"
 check_eq "$u_err" "envlock: error: --source-date-epoch (or SOURCE_DATE_EPOCH in the environment) is required without --lock (Enroot's output is only reproducible with SOURCE_DATE_EPOCH)" "its message"
 run_cmd u "$ENVLOCK" squashfs --image "$IMG_REGISTRY/test/sample:oci" --source-date-epoch 0 -o "$WORK/u.sqsh"
-check_eq "$u_err" "envlock: error: --image '$IMG_REGISTRY/test/sample:oci' has no digest; give REF@sha256:... so the image is pinned" "a tag without digest is refused"
+check_eq "$u_err" "envlock: error: --image '$IMG_REGISTRY/test/sample:oci' has no digest; give REF@sha256:... so the image is pinned (\`envlock resolve $IMG_REGISTRY/test/sample:oci\` prints the digest it points to now)" "a tag without digest is refused, pointing to envlock resolve"
 
 # --- malicious layers: refused or neutralised, nothing written outside the rootfs
 for kind in traversal symlink_escape hardlink_escape device absolute; do

@@ -29,10 +29,11 @@ TEST_SUITE("git") {
     auto missing = git::resolve_commit("repo", "nope", base);
     REQUIRE_FALSE(missing.has_value());
     CHECK(missing.error().code == ExitCode::usage);
-    CHECK(missing.error().message == "ref 'nope' not found in repo");
+    // As a registry's 404 lists an image's tags, the repository's tags are listed.
+    CHECK(missing.error().message == "ref 'nope' not found in repo; tags of repo: same, v1, v2");
     const std::string absent(40, 'a');
     CHECK(git::resolve_commit("repo", absent, base).error().message ==
-          "ref '" + absent + "' not found in repo");
+          "ref '" + absent + "' not found in repo; tags of repo: same, v1, v2");
     auto no_repo = git::resolve_commit("elsewhere", "v1", base);
     REQUIRE_FALSE(no_repo.has_value());
     CHECK(no_repo.error().message == "no git repository at elsewhere");
@@ -52,7 +53,8 @@ TEST_SUITE("git") {
     auto missing = git::resolve_commit(url, "core_v9", base);
     REQUIRE_FALSE(missing.has_value());
     CHECK(missing.error().code == ExitCode::usage);
-    CHECK(missing.error().message == "ref 'core_v9' not found in " + url);
+    CHECK(missing.error().message ==
+          "ref 'core_v9' not found in " + url + "; tags of " + url + ": same, v1, v2");
   }
 
   TEST_CASE("network failures are environment errors with the URL redacted") {
