@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <filesystem>
 #include <sstream>
 
 namespace envlock::cmdline {
@@ -222,8 +223,32 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string name,
   return text;
 }
 
+std::string manual_location(const std::string& manual) {
+  // An installed copy (cmake --install) has no docs/ folder: the pages are in
+  // PREFIX/share/doc/envlock/, beside PREFIX/bin where the executable runs from.
+  constexpr std::string_view k_docs = "docs/";
+  if (!manual.starts_with(k_docs)) {
+    return manual;
+  }
+  namespace fs = std::filesystem;
+  // PREFIX/share/doc/envlock, looked up once: empty when the executable is not an installed copy.
+  static const fs::path k_installed_docs = [] {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path docs = exe.parent_path().parent_path() / "share" / "doc" / "envlock";
+    return !ec && fs::is_directory(docs, ec) ? docs.lexically_normal() : fs::path();
+  }();
+  if (k_installed_docs.empty()) {
+    return manual;
+  }
+  std::error_code ec;
+  const fs::path installed = k_installed_docs / manual.substr(k_docs.size());
+  return fs::is_regular_file(installed, ec) ? installed.string() : manual;
+}
+
 void set_footer(CLI::App& app, const std::string& example, const std::string& manual) {
-  app.footer(std::string(k_example) + "  " + example + "\n\n" + std::string(k_manual) + manual);
+  app.footer(std::string(k_example) + "  " + example + "\n\n" + std::string(k_manual) +
+             manual_location(manual));
 }
 
 std::string command_path(const CLI::App& app) {

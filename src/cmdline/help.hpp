@@ -27,7 +27,13 @@ public:
 // Empty for a flag.
 std::string metavariable(const CLI::Option& option);
 
-// Sets the help footer of `app`: "Example:" with `example`, then "Manual: MANUAL".
+// "docs/manual/lock.md" as the running executable can reach it: PREFIX/share/doc/envlock/
+// manual/lock.md when it runs from PREFIX/bin of an installed copy that has the page, else
+// `manual` as given (the source tree's path).
+std::string manual_location(const std::string& manual);
+
+// Sets the help footer of `app`: "Example:" with `example`, then "Manual: MANUAL" (where
+// manual_location finds it).
 void set_footer(CLI::App& app, const std::string& example, const std::string& manual);
 
 // The help of `app` (a command of `top`, or `top` itself) under its full name ("envlock fleet
