@@ -20,7 +20,7 @@ if [ -z "${ENVLOCK:-}" ]; then
   echo "      into build/ (the first build takes 10 to 25 minutes on 2 cores, longer on a busy"
   echo "      machine, and cmake may print nothing for two minutes at a time; later builds take"
   echo "      seconds with ccache), then runs the whole flow on loopback, offline, in about a minute."
-  bash scripts/install-deps.sh
+  bash scripts/install-deps.sh --demo
   bash scripts/build.sh envlock envlock-verify envlock-importer
   ENVLOCK=$REPO/build/envlock
 fi
@@ -85,8 +85,8 @@ python3 -c 'import json; r = json.load(open("build-result.json")); print("image"
 
 say "provenance: the SLSA statement of the build, signed"
 show envlock provenance -o provenance.json
-show envlock keygen -o key
-show envlock provenance sign --key key provenance.json -o provenance.dsse.json
+show envlock keygen
+show envlock provenance sign provenance.json -o provenance.dsse.json
 
 say "squashfs: the Enroot image of the built image, and its check"
 show envlock squashfs -o image.sqsh
