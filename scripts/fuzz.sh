@@ -3,17 +3,21 @@
 # ASan+UBSan). Each target first replays its regression inputs (tests/fuzz/regressions/<name>/,
 # one file per crash found and fixed), then fuzzes from its checked-in corpus (tests/fuzz/corpus/
 # <name>/, copied, so the tree is not written to) for a bounded time or number of runs.
-#   scripts/fuzz.sh [--seconds S | --runs N] [--build DIR] [NAME...]
+#   scripts/fuzz.sh [--seconds S | --runs N] [--min-runs M] [--build DIR] [NAME...]
 # Prints one line per target ("fuzz_manifest: 123456 runs in 10 s, corpus 5 -> 48 inputs, ok")
-# and exits 1 when any target crashed; the crashing input is kept in the printed folder.
+# and exits 1 when any target crashed, or, with --seconds, ran fewer than M inputs (default 1000:
+# a target that slow explores nothing, "TOO FEW RUNS"); the crashing input is kept in the printed
+# folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-seconds=10 runs="" build=build-fuzz
+. scripts/lib/fuzz_stats.sh
+seconds=10 runs="" build=build-fuzz min_runs=1000
 names=()
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --min-runs) min_runs=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
@@ -46,19 +50,19 @@ for name in "${names[@]}"; do
   timeout -s KILL "$guard" "$exe" "${limit[@]}" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$work/$name.crashes/" "$corpus" >"$work/$name.log" 2>&1
   rc=$?
-  done_line=$(grep -E '^Done [0-9]+ runs' "$work/$name.log" | tail -1)
-  execs=$(grep -E '^stat::number_of_executed_units' "$work/$name.log" | awk '{print $2}')
-  secs=$(grep -E '^Done [0-9]+ runs' "$work/$name.log" | sed 's/.* in \([0-9]*\) second.*/\1/')
+  read -r execs secs < <(fuzz_stats "$work/$name.log")
   if [ "$rc" -ne 0 ]; then
     echo "fuzz_$name: CRASH (exit $rc); input kept in $work/$name.crashes/"
     grep -E 'ERROR|SUMMARY|==[0-9]+==' "$work/$name.log" | head -10
     [ "$rc" -eq 137 ] && echo "  (killed after ${guard} s; the log is $work/$name.log)"
     failed=1
+  elif [ -z "$runs" ] && ! fuzz_enough "$execs" "$min_runs"; then
+    echo "fuzz_$name: TOO FEW RUNS: $execs runs in $secs s (at least $min_runs wanted); the log is $work/$name.log"
+    failed=1
   else
-    echo "fuzz_$name: ${execs:-?} runs in ${secs:-?} s, corpus $seeds -> $(ls "$corpus" | wc -l) inputs, ok"
+    echo "fuzz_$name: $execs runs in $secs s, corpus $seeds -> $(ls "$corpus" | wc -l) inputs, ok"
     rm -rf "$corpus" "$work/$name.crashes"
   fi
-  : "$done_line"
 done
 [ "$failed" -eq 0 ] && rm -rf "$work"
 exit "$failed"

@@ -1,22 +1,45 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package envlock needs to build, test and run its demo (run as root).
+# Installs the Debian 12 packages envlock needs (run as root):
+#   scripts/install-deps.sh          to build and run every test (scripts/test.sh)
+#   scripts/install-deps.sh --demo   to build envlock and run the demo (scripts/demo.sh) only
+#   ... --list                       prints the set's packages, one a line, and installs nothing
 # Idempotent: packages already installed are not downloaded again. When another apt or dpkg
 # process holds their locks (unattended upgrades at boot), it waits up to ENVLOCK_APT_LOCK_WAIT
 # seconds (default 600), saying which lock and process it waits for.
 set -euo pipefail
 . "$(dirname "$0")/lib/apt_lock.sh"
-packages=(
-  # build
-  cmake g++ make pkg-config git ccache clang clang-format clang-tidy libclang-rt-14-dev
+set_name=tests list=0
+for arg in "$@"; do
+  case $arg in
+    --demo) set_name=demo ;;
+    --list) list=1 ;; # print the packages of the set, one a line, and install nothing
+    *) echo "install-deps: unknown option $arg (--demo: only what the demo needs; --list)" >&2; exit 2 ;;
+  esac
+done
+# What the demo uses: the build of envlock, envlock-verify and envlock-importer, and the tools its
+# flow runs on loopback (a registry, buildah to build, skopeo and umoci for the base image,
+# mksquashfs/unsquashfs, busybox for the image's shell, git for the Megatron-LM stand-in).
+demo_packages=(
+  cmake g++ make pkg-config git ccache
   libgit2-dev libarchive-dev libssl-dev libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev
   libcli11-dev doctest-dev libtomlplusplus-dev libkainjow-mustache-dev
-  # services and tools the tests and the demo use on loopback
-  docker-registry apache2-utils openssl curl python3 busybox-static umoci skopeo buildah podman
-  squashfs-tools squashfs-tools-ng libsquashfs-dev munge slurmctld slurmd slurm-client libslurm-dev
-  ca-certificates
-  # a tool that is not envlock checks the DSSE signatures envlock writes (tests/e2e/test_attest.sh)
+  docker-registry curl python3 busybox-static umoci skopeo buildah squashfs-tools ca-certificates
+)
+# And what only the tests use: the sanitizer and fuzz build and the linters (clang), the other
+# builder (podman), a reference squashfs reader, the Slurm cluster and its munge, TLS and basic
+# auth for the registry, and a DSSE checker that is not envlock (tests/e2e/test_attest.sh).
+test_packages=(
+  clang clang-format clang-tidy libclang-rt-14-dev
+  apache2-utils openssl podman squashfs-tools-ng libsquashfs-dev
+  munge slurmctld slurmd slurm-client libslurm-dev
   python3-securesystemslib
 )
+packages=("${demo_packages[@]}")
+[ "$set_name" = tests ] && packages+=("${test_packages[@]}")
+if [ "$list" = 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 # CycloneDX's own validator (npm, the versions pinned in tools/cyclonedx/package-lock.json) for
 # the SBOMs the tests write; installed into tools/cyclonedx/node_modules, which git ignores.
 install_cyclonedx_validator() {
@@ -38,9 +61,11 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The tests validate the SBOMs they write with CycloneDX's own library; the demo does not.
+validator() { [ "$set_name" = demo ] || install_cyclonedx_validator; }
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  install_cyclonedx_validator
+  validator
   exit
 fi
 if [ "$(id -u)" != 0 ]; then
@@ -55,4 +80,4 @@ apt-get update -qq -o DPkg::Lock::Timeout="$wait_limit"
 apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout="$wait_limit" \
   "${missing[@]}" >/dev/null
 echo "install-deps: installed ${#missing[@]} packages"
-install_cyclonedx_validator
+validator

@@ -3,11 +3,18 @@
 # warnings as errors, checks formatting and lint, runs the unit tests, the unit tests again under
 # ASan+UBSan, and the end-to-end suites against real services on loopback.
 # The last line is "N passed, N failed, N skipped" over unit test cases and e2e suites.
+# Everything the run writes for itself goes to one temporary folder (TMPDIR for every step: the
+# logs, the suites' folders, what the tools leave behind), removed at the end unless something
+# failed; build-fuzz/ (about 4 GB) is removed too unless ENVLOCK_KEEP_BUILD=1 (ccache keeps its
+# rebuild short).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/envlock-test.XXXXXX")
+chmod 1777 "$run_tmp" # as /tmp: the suites run commands as other users, who make files there too
+export TMPDIR=$run_tmp
 step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
-fatal() { echo "test.sh: $1" >&2; echo "0 passed, 1 failed"; exit 1; }
+fatal() { echo "test.sh: $1 (logs in $run_tmp)" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 step "packages"
 bash scripts/install-deps.sh || fatal "installing packages failed"
@@ -72,5 +79,11 @@ skipn=$(( ${unit_skip:-0} + ${e2e_skip:-0} ))
 [ "$unit_rc" -eq 0 ] || [ "$failn" -gt 0 ] || failn=1
 echo
 echo "summary: unit cases ${unit_pass:-0}/${unit_fail:-?} (pass/fail), sanitizer run $([ $asan_rc -eq 0 ] && echo clean || echo FAILED), fuzzing $([ $fuzz_rc -eq 0 ] && echo clean || echo FAILED), clang-tidy $([ $lint_rc -eq 0 ] && echo clean || echo FAILED), e2e suites ${e2e_pass:-0}/${e2e_fail:-?}/${e2e_skip:-0} (pass/fail/skip)"
+[ "${ENVLOCK_KEEP_BUILD:-0}" = 1 ] || rm -rf build-fuzz
+if [ "$failn" -eq 0 ]; then
+  rm -rf "$run_tmp"
+else
+  echo "test.sh: logs and the failed suites' folders are in $run_tmp"
+fi
 echo "$pass passed, $failn failed, $skipn skipped"
 [ "$failn" -eq 0 ]

@@ -65,4 +65,9 @@ done
 echo "e2e suites by time ($jobs at a time, $(( $(date +%s) - started ))s in all):"
 sort -rn "$logdir/times" | awk '{printf "  %5ss %s\n", $1, $2}'
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
+if [ "$failed" -eq 0 ]; then
+  rm -rf "$logdir"
+else
+  echo "e2e: the logs are in $logdir"
+fi
 [ "$failed" -eq 0 ]
