@@ -25,12 +25,13 @@ class Mismatches {
 public:
   // Record `a` cites `what` as `a_value`; record `b` holds `b_value` ("built", "is").
   void compare(const Record& a, const std::string& what, const std::string& a_value,
-               const Record& b, const std::string& b_verb, const std::string& b_value) {
+               const Record& b, const std::string& b_verb, const std::string& b_value,
+               const std::string& b_note = "") {
     if (a_value.empty() || b_value.empty() || a_value == b_value) {
       return;
     }
     m_lines.push_back(a.name + " cites " + what + " " + a_value + "; " + b.name + " " + b_verb +
-                      " " + b_value);
+                      " " + b_value + b_note);
   }
   std::vector<std::string> take() { return std::move(m_lines); }
 
@@ -60,8 +61,8 @@ std::vector<std::string> mismatched_records(const Records& r) {
     }
     if (r.squashfs_result && s.subjects.size() > 1) {
       m.compare(p, "the .sqsh sha256", sha256_of(s.subjects[1], false).value_or(""),
-                r.squashfs_result->record, "describes",
-                r.squashfs_result->value.sha256 + " (" + r.squashfs_result->value.file_name + ")");
+                r.squashfs_result->record, "describes", r.squashfs_result->value.sha256,
+                " (" + r.squashfs_result->value.file_name + ")");
     }
   }
   if (r.build_result && r.lock) {
@@ -78,20 +79,6 @@ std::vector<std::string> mismatched_records(const Records& r) {
       m.compare(r.squashfs_result->record, "the image",
                 squashed.empty() ? sq.manifest_digest : squashed, r.build_result->record, "built",
                 built);
-    }
-  }
-  for (const auto& report : r.reports) {
-    if (r.lock) {
-      m.compare(report.record, "the lock sha256", report.value.lock_sha256, r.lock->record, "is",
-                lock_sha);
-    }
-    if (r.build_result && report.value.image_digest) {
-      m.compare(report.record, "the image", *report.value.image_digest, r.build_result->record,
-                "built", r.build_result->value.digest);
-    }
-    if (r.squashfs_result && report.value.sqsh_sha256) {
-      m.compare(report.record, "the .sqsh sha256", *report.value.sqsh_sha256,
-                r.squashfs_result->record, "describes", r.squashfs_result->value.sha256);
     }
   }
   return m.take();

@@ -1,8 +1,9 @@
-// Do the records given to one handover describe one build? Each cites what it was made from or
-// for: the provenance the lock's sha256, the image and the .sqsh; the build result the lock's
-// sha256 and the image; the squashfs result the image and the .sqsh; each report the lock, the
-// image and the .sqsh it checked. A handover that mixes two builds (the image of one, the
-// provenance and .sqsh of another) would vouch for a pairing nobody built.
+// Do the build records given to one handover describe one build? Each cites what it was made
+// from: the provenance the lock's sha256, the image and the .sqsh; the build result the lock's
+// sha256 and the image; the squashfs result the image. A handover that mixes two builds (the
+// image of one, the provenance and .sqsh of another) would vouch for a pairing nobody built.
+// The reports are not compared here: a node's report may be of the previous image (the
+// checkpoint-load check), and `envlock chain verify` links each report to the signed build.
 #pragma once
 
 #include "handover/inputs.hpp"

@@ -13,8 +13,10 @@ namespace envlock::resolve {
 
 namespace {
 
-// "\"2.5.0\" (registry https://...)", one per version recorded under a name.
-std::string describe(const std::vector<lock::UvPackage>* packages) {
+// "\"2.5.0\" (registry https://...)", one per version recorded under a name; with
+// `selection`, " not selected" after those uv sync does not install (when the two sides differ
+// in that alone, it is what moved).
+std::string describe(const std::vector<lock::UvPackage>* packages, bool selection) {
   if (packages == nullptr) {
     return "nothing";
   }
@@ -22,7 +24,7 @@ std::string describe(const std::vector<lock::UvPackage>* packages) {
   for (const auto& p : *packages) {
     out += (out.empty() ? "" : ", ") + ("\"" + p.version + "\" (" + p.source_kind) +
            (p.source_location.empty() ? "" : " " + p.source_location) + ")" +
-           (p.not_selected ? " not selected" : "");
+           (selection && p.not_selected ? " not selected" : "");
   }
   return out;
 }
@@ -107,7 +109,18 @@ Status uv_table_drift(const manifest::Manifest& manifest, const lock::Lock& lock
     if (l != nullptr && f != nullptr && *l == *f) {
       continue;
     }
-    const std::string sides = "lock has " + describe(l) + ", uv.lock has " + describe(f);
+    // Whether the sides differ in what uv sync selects, versions and sources aside.
+    bool selection = false;
+    if (l != nullptr && f != nullptr && l->size() == f->size()) {
+      selection = true;
+      for (std::size_t i = 0; i < l->size(); ++i) {
+        lock::UvPackage same = (*l)[i];
+        same.not_selected = (*f)[i].not_selected;
+        selection = selection && same == (*f)[i];
+      }
+    }
+    const std::string sides =
+        "lock has " + describe(l, selection) + ", uv.lock has " + describe(f, selection);
     if (!changed) {
       out.push_back("drift: python.uv_lock.packages." + name + ": " + sides);
       continue;

@@ -14,7 +14,6 @@ handover::Records consistency_records() {
   p.provenance = at("provenance.json");
   p.build_result = at("build-result.json");
   p.squashfs_result = at("squashfs-result.json");
-  p.reports_dir = at("reports");
   auto records = handover::read_records(p);
   REQUIRE_MESSAGE(records.has_value(), records.error().message);
   return *records;
