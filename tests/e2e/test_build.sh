@@ -34,9 +34,9 @@ sed -i 's/ref: v2/ref: v1/' envlock.yaml
 run_cmd st "$ENVLOCK" build --template "$TEMPLATE" --push --insecure-registry "$REG_PLAIN" \
   --result stale/build-result.json
 check_eq "$st_rc" 1 "build from a stale lock: exit 1"
-check_eq "$st_err" "envlock: error: envlock.lock.json is out of date against ./envlock.yaml; run 'envlock lock' and build again (nothing was built):
-  drift: sources.megatron.ref: lock has \"v2\", manifest has \"v1\"
-  drift: sources.megatron.commit: lock has \"$COMMIT\", manifest has \"$(git_commit_id megatron-lm v1)\"" \
+check_eq "$st_err" "envlock: error: envlock.lock.json is out of date against envlock.yaml; run 'envlock lock' and build again (nothing was built):
+  drift: manifest.sha256: lock has $(sha256sum envlock.yaml.locked | cut -d' ' -f1), envlock.yaml is now $(sha256sum envlock.yaml | cut -d' ' -f1)
+  drift: sources.megatron.ref: lock has \"v2\", manifest has \"v1\"" \
   "build from a stale lock: the drift, as lock --check names it"
 [ ! -e stale ] && ok "build from a stale lock: no log, no result" || fail "stale lock" "stale/ written"
 mv envlock.yaml.locked envlock.yaml
