@@ -68,7 +68,7 @@ wall = time.monotonic() - start
 print(f"{wall:.2f} {own:.2f} {ru.ru_utime + ru.ru_stime:.2f} {os.waitstatus_to_exitcode(status)}")
 PY
 read -r wall own total rc <run.txt
-count() { grep -c "^$1\$" calls.log 2>/dev/null || echo 0; }
+count() { grep -c "^$1\$" calls.log 2>/dev/null; }
 summary=$(grep ' of .* nodes$' verify.out | tail -1)
 printf 'fleet_scale: %s nodes, %s steps at a time (cluster up in %.1f s)\n' "$N" "$PARALLEL" "$up"
 printf '  wall %.2f s, exit %s: %s\n' "$wall" "$rc" "$summary"

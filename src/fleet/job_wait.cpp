@@ -68,7 +68,7 @@ Result<WaitOutcome> wait_for_job(const std::string& job_id,
       on_progress(done, total);
     }
     last = done;
-    if (done >= total) {
+    if (done >= total && failed_in_a_row == 0) {
       poll_every = base; // the job is about to end: hear it soon
       next_poll = std::min(next_poll, now);
     }
@@ -128,7 +128,9 @@ Result<WaitOutcome> wait_for_job(const std::string& job_id,
                   give_up(job_id);
       return out;
     }
-    ENVLOCK_TRY(util::interruptible_sleep(base));
+    // The files are counted as often as Slurm is asked, at least every second: the cost of a wait
+    // stays linear in the node count, whatever its length.
+    ENVLOCK_TRY(util::interruptible_sleep(std::min(poll_every, milliseconds(1000))));
   }
 }
 

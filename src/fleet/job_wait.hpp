@@ -17,9 +17,9 @@ namespace envlock::fleet {
 using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
 struct WaitLimits {
-  // How often the nodes' files are counted; Slurm is asked at this interval at first, then less
-  // and less often (x1.5 a poll, up to `max_poll_milliseconds`), and at this interval again once
-  // every node is done.
+  // Slurm is asked at this interval at first, then less and less often (x1.5 a poll, up to
+  // `max_poll_milliseconds`), and at this interval again once every node is done; the nodes'
+  // files are counted as often, at least every second.
   int poll_milliseconds = 300;
   int max_poll_milliseconds = 5000;
   // A job still pending after this is cancelled (0: no limit).

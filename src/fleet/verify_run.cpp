@@ -46,8 +46,8 @@ std::chrono::seconds default_deadline(std::size_t nodes, const StepOptions& step
   const auto waves = static_cast<std::int64_t>((nodes + parallel - 1) / parallel);
   // A step's limit is enforced in whole minutes, checked about every 30 s: round up, add a
   // minute per step for Slurm to end it.
-  const std::int64_t step =
-      steps.step_seconds > 0 ? ((steps.step_seconds + 59) / 60 + 1) * 60 : k_unlimited_step_seconds;
+  const std::int64_t minutes = (static_cast<std::int64_t>(steps.step_seconds) + 59) / 60;
+  const std::int64_t step = steps.step_seconds > 0 ? (minutes + 1) * 60 : k_unlimited_step_seconds;
   return pending_limit + std::chrono::seconds(waves * steps_per_node * step + 120);
 }
 
