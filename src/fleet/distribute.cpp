@@ -136,7 +136,7 @@ Result<DistributeReport> run_distribute(const DistributeRun& run) {
     if (node.outcome == "not_verified") {
       node.reason =
           waited.end == WaitEnd::pending_timeout
-              ? waited.words
+              ? waited.words + "; " + node_words(node.node, states)
               : node.reason + "; " +
                     (waited.words.empty() ? slurm_words(node.node, job_id, waited.job, states)
                                           : waited.words);

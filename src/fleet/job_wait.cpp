@@ -134,18 +134,22 @@ Result<WaitOutcome> wait_for_job(const std::string& job_id,
   }
 }
 
+std::string node_words(const std::string& node, const std::map<std::string, NodeState>& states) {
+  const auto it = states.find(node);
+  if (it == states.end()) {
+    return "node unknown to Slurm";
+  }
+  const std::string words = "node " + it->second.state;
+  return it->second.reason.empty() ? words : words + " (" + it->second.reason + ")";
+}
+
 std::string slurm_words(const std::string& node, const std::string& job_id, const JobState& job,
                         const std::map<std::string, NodeState>& states) {
   std::string words = "job " + job_id + " " + job.state;
   if (!job.reason.empty() && job.reason != "None") {
     words += " (" + job.reason + ")";
   }
-  const auto it = states.find(node);
-  if (it == states.end()) {
-    return words + "; node unknown to Slurm";
-  }
-  words += "; node " + it->second.state;
-  return it->second.reason.empty() ? words : words + " (" + it->second.reason + ")";
+  return words + "; " + node_words(node, states);
 }
 
 } // namespace envlock::fleet

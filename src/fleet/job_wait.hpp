@@ -59,6 +59,10 @@ Result<WaitOutcome> wait_for_job(const std::string& job_id,
                                  const std::function<std::size_t()>& count_done, std::size_t total,
                                  const Progress& on_progress, const WaitLimits& limits);
 
+// What Slurm says of a node now: "node allocated", "node drained (bad fan)", "node unknown to
+// Slurm".
+std::string node_words(const std::string& node, const std::map<std::string, NodeState>& states);
+
 // What Slurm says about a node that left no result: "job 7 FAILED (NonZeroExitCode); node
 // node3 down* (Not responding)".
 std::string slurm_words(const std::string& node, const std::string& job_id, const JobState& job,

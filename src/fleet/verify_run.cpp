@@ -111,10 +111,10 @@ Result<VerifyOutcome> run_fleet_verify(const VerifyRun& run) {
   const auto states = node_states().value_or({});
   for (const auto& input : inputs) {
     if (!input.answered && !outcome.job_id.empty()) {
-      // A job that never started: its words say all.
+      // A job that never started: its words, and the node's state.
       const std::string why =
           waited.end == WaitEnd::pending_timeout
-              ? waited.words
+              ? waited.words + "; " + node_words(input.node, states)
               : "no result from the node; " +
                     (waited.words.empty()
                          ? slurm_words(input.node, outcome.job_id, waited.job, states)

@@ -172,7 +172,7 @@ run_cmd w "$ENVLOCK" fleet distribute image.sqsh --result squashfs-result.json \
   --dest "$SLURM_LOCAL/image.sqsh" --nodes node6 --results distwait --wait-timeout 2
 check_eq "$w_rc" 1 "distribute pending past --wait-timeout: exit 1"
 job=$(jq_py distwait/distribute-report.json 'd["run"]["job_id"]')
-check_contains "$w_out" "SKIP  node6  not verified: job $job pending for more than 2 s (Resources); cancelled" "distribute: the pending reason"
+check_contains "$w_out" "SKIP  node6  not verified: job $job pending for more than 2 s (Resources); cancelled; node allocated" "distribute: the pending reason and the node's state"
 check_eq "$(job_state "$job")" "JobState=CANCELLED" "distribute: the pending job was cancelled"
 scancel "$blocker"
 finish
