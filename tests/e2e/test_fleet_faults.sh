@@ -1,7 +1,8 @@
 # envlock fleet when nodes and Slurm fail, on a real cluster of 16 slurmd on this host
 # (lib/slurm.sh): one node's slurmd killed mid-run (its step lives on), one node killed outright
 # (slurmd and its step), a failing `scontrol show job` poll (a wrapper on PATH), Slurm not
-# answering at all, a drained node given to distribute, and distribute's pending limit. Each case
+# answering at all, a job not over by --deadline, a drained node given to distribute, and
+# distribute's pending limit. Each case
 # asserts the exact verdicts: the healthy nodes pass, a lost node is "not verified" and never on
 # the drain list, the report is written, and no job is left running.
 . "$REPO/tests/e2e/lib.sh"
@@ -133,6 +134,19 @@ check_contains "$u_err" "envlock: warning: Slurm could not be asked about job $j
 job_over() { case $(job_state "$job") in *CANCELLED*) return 0 ;; esac; return 1; }
 wait_until 100 job_over
 check_eq "$(job_state "$job")" "JobState=CANCELLED" "Slurm not answering: the job is cancelled, not left running"
+touch go-node2
+rm -f hold go-node2
+
+# ---- a job not over by --deadline is cancelled; the nodes done by then are judged
+printf 'node2\n' >hold
+run_cmd t "${FV[@]}" --nodes 'node[1-2]' --results deadline --deadline 5
+job=$(jq_py deadline/fleet-report.json 'd["run"]["job_id"]')
+check_eq "$t_rc" 1 "deadline: exit 1 (a node not verified)"
+check_contains "$t_out" "SKIP  node2  not verified: no result from the node; job $job RUNNING not over by the 5 s deadline; cancelled" "deadline: the held node is not verified, the job cancelled"
+check_contains "$t_out" "PASS  node1" "deadline: node1's result is used"
+job_over() { case $(job_state "$job") in *CANCELLED*) return 0 ;; esac; return 1; }
+wait_until 100 job_over
+check_eq "$(job_state "$job")" "JobState=CANCELLED" "deadline: the job is cancelled, not left running"
 touch go-node2
 rm -f hold
 
