@@ -87,9 +87,11 @@ Result<lock::Lock> read_checked_lock(const VerifyOptions& options, const fs::pat
   }
   if (!text) {
     Error error = std::move(text).error();
+    // Nothing at all there (not a link, not a FIFO): the lock was never put in.
     std::error_code ec;
+    // (Only the hint depends on this look; what is read was read inside the root above.)
     if (options.lock_path.empty() &&
-        (!options.root.empty() || !std::filesystem::exists(shown, ec))) {
+        fs::symlink_status(shown, ec).type() == fs::file_type::not_found) {
       // The default: the image's own lock, which `render --with-verifier` puts there.
       error.message += options.root.empty()
                            ? "; outside an image built with --with-verifier, pass --lock FILE"
