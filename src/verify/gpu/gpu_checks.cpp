@@ -10,6 +10,7 @@
 #include "verify/gpu/libraries.hpp"
 #include "verify/gpu/links.hpp"
 #include "verify/gpu/nccl_api.hpp"
+#include "verify/gpu/sdc_node.hpp"
 #include "verify/gpu/setup.hpp"
 #include "verify/gpu/timer.hpp"
 
@@ -44,6 +45,10 @@ std::vector<CheckResult> all_checks(Outcome outcome, const std::string& reason) 
   for (const char* group : {"gpu", "links", "allreduce"}) {
     add_group(checks, group, outcome, reason);
   }
+  CheckResult sdc = compare_node_sdc({});
+  sdc.outcome = outcome;
+  sdc.reason = reason;
+  checks.push_back(std::move(sdc)); // dropped by the run unless --check names sdc
   return checks;
 }
 
@@ -108,14 +113,15 @@ std::vector<CheckResult> per_device_checks(const cuda::Api& api,
                                            const GpuOptions& options,
                                            const std::function<void()>& open_measurements) {
   const DeviceSizes sizes = device_sizes(options);
-  const DeviceWork work{options.smoke, options.gemm, !options.quick};
+  const DeviceWork work{options.smoke, options.gemm, !options.quick, options.sdc.run,
+                        options.quick};
   std::vector<std::vector<CheckResult>> per_device(devices.size());
   {
     std::vector<std::jthread> threads;
     for (std::size_t i = 0; i < devices.size(); ++i) {
       threads.emplace_back([&, i]() {
-        per_device[i] =
-            device_checks(api, devices[i], held[i], DeviceRun{setup, i, measure}, sizes, work);
+        per_device[i] = device_checks(api, devices[i], held[i],
+                                      DeviceRun{setup, i, measure, &options.sdc}, sizes, work);
       });
     }
     open_measurements();
@@ -176,9 +182,10 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
   // its handles need, so it may outlive the run's own (`held` below).
   std::optional<GpuSetup> setup;
   const bool any_work = options.smoke || options.gemm || options.links == Planned::run ||
-                        options.allreduce == Planned::run;
-  if (options.gemm || options.allreduce == Planned::run) {
-    setup.emplace(api, python_library_dirs(options.site_packages), options.gemm,
+                        options.allreduce == Planned::run || options.sdc.run;
+  const bool blas = options.gemm || options.sdc.run;
+  if (blas || options.allreduce == Planned::run) {
+    setup.emplace(api, python_library_dirs(options.site_packages), blas,
                   options.allreduce == Planned::run, loaded);
   } else {
     loaded();
@@ -218,9 +225,16 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
     }
     measure.set_value();
   };
+  GpuOptions with_driver = options;
+  with_driver.sdc.driver_api_version = cuda::version_string(driver_version);
   const auto own = per_device_checks(api, *devices, held, setup ? &*setup : nullptr,
-                                     measure.get_future().share(), options, open_measurements);
+                                     measure.get_future().share(), with_driver, open_measurements);
   checks.insert(checks.end(), own.begin(), own.end());
+  if (options.sdc.run) {
+    Stopwatch compare;
+    checks.push_back(compare_node_sdc(own));
+    checks.back().seconds = compare.lap();
+  }
 
   if (options.links == Planned::run) {
     const auto links = link_checks(api, lock, *devices, LinkSizes{});
