@@ -39,16 +39,19 @@ void add_group(std::vector<CheckResult>& checks, std::string_view group, Outcome
   }
 }
 
-// Every GPU check with the same outcome and reason (no driver, --no-gpu).
-std::vector<CheckResult> all_checks(Outcome outcome, const std::string& reason) {
+// Every GPU check with the same outcome and reason (no driver, --no-gpu); "sdc.node" too when
+// the SDC check was asked for.
+std::vector<CheckResult> all_checks(Outcome outcome, const std::string& reason, bool sdc) {
   std::vector<CheckResult> checks;
   for (const char* group : {"gpu", "links", "allreduce"}) {
     add_group(checks, group, outcome, reason);
   }
-  CheckResult sdc = compare_node_sdc({});
-  sdc.outcome = outcome;
-  sdc.reason = reason;
-  checks.push_back(std::move(sdc)); // dropped by the run unless --check names sdc
+  if (sdc) {
+    CheckResult node = compare_node_sdc({});
+    node.outcome = outcome;
+    node.reason = reason;
+    checks.push_back(std::move(node));
+  }
   return checks;
 }
 
@@ -165,17 +168,18 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
   };
   const LibrariesLoadedAtExit at_exit(loaded);
   if (options.no_gpu) {
-    return all_checks(Outcome::skip, "GPU checks skipped (--no-gpu)");
+    return all_checks(Outcome::skip, "GPU checks skipped (--no-gpu)", options.sdc.run);
   }
   Stopwatch watch;
   auto driver = cuda::load_driver();
   if (!driver) {
     // A node without a driver is what a lock that expects no GPU describes (a CPU node).
     if (lock.expect.gpus.count == 0 && lock.expect.gpus.model.empty()) {
-      return all_checks(Outcome::skip, driver.error().message +
-                                           "; the lock expects no GPU (expect.gpus is empty)");
+      return all_checks(Outcome::skip,
+                        driver.error().message + "; the lock expects no GPU (expect.gpus is empty)",
+                        options.sdc.run);
     }
-    return all_checks(Outcome::fail, driver.error().message);
+    return all_checks(Outcome::fail, driver.error().message, options.sdc.run);
   }
   const cuda::Api& api = driver->api;
   // The set-up starts now: the libraries load while the driver starts. It retains the contexts
@@ -196,11 +200,11 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
     ready = cuda::check(api, api.driver_get_version(&driver_version), "cuDriverGetVersion");
   }
   if (!ready) {
-    return all_checks(Outcome::fail, ready.error().message);
+    return all_checks(Outcome::fail, ready.error().message, options.sdc.run);
   }
   auto devices = list_devices(api, options.devices);
   if (!devices) {
-    return all_checks(Outcome::fail, devices.error().message);
+    return all_checks(Outcome::fail, devices.error().message, options.sdc.run);
   }
   std::vector<CheckResult> checks = {count_check(lock, *driver, driver_version, *devices),
                                      model_check(lock, *devices)};
