@@ -6,6 +6,7 @@
 
 using envlock::verify::known::gemm_input_bits;
 using envlock::verify::known::known_answer;
+using envlock::verify::known::sdc_fold_bits;
 
 // out[i] = known_answer(i) for i < n.
 extern "C" __global__ void envlock_known_answer(std::uint32_t* out, std::uint32_t n) {
@@ -41,5 +42,20 @@ extern "C" __global__ void envlock_fill_bf16(std::uint16_t* out, std::uint32_t s
   const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     out[i] = gemm_input_bits(seed, static_cast<std::uint32_t>(i));
+  }
+}
+
+// The SDC chain's fold (known_answer.hpp): x[i] = sdc_fold_bits(d[i]) for i < n, n a multiple of
+// 4; each thread reads 16 bytes and writes 8.
+extern "C" __global__ void __launch_bounds__(256)
+    envlock_sdc_fold(const float4* __restrict__ d, uint2* __restrict__ x, std::uint64_t n) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n / 4) {
+    const float4 v = __ldcs(d + i);
+    const std::uint32_t lo =
+        sdc_fold_bits(v.x) | (static_cast<std::uint32_t>(sdc_fold_bits(v.y)) << 16U);
+    const std::uint32_t hi =
+        sdc_fold_bits(v.z) | (static_cast<std::uint32_t>(sdc_fold_bits(v.w)) << 16U);
+    x[i] = make_uint2(lo, hi);
   }
 }

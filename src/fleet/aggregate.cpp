@@ -1,6 +1,7 @@
 #include "fleet/fleet_report.hpp"
 #include "fleet/hostlist.hpp"
 #include "fleet/outliers.hpp"
+#include "fleet/sdc.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -174,6 +175,15 @@ FleetReport aggregate(std::vector<NodeInput> nodes, const AggregateOptions& opti
   report.reference_node =
       options.reference.empty() && !nodes.empty() ? nodes.front().node : options.reference;
   report.outliers = find_outliers(nodes, report.reference_node, options);
+  // Every GPU's SDC digests against every other of its group, fleet-wide.
+  SdcComparison sdc = compare_fleet_sdc(nodes);
+  report.sdc = std::move(sdc.sdc);
+  for (auto& failure : sdc.failures) {
+    report.node_outcomes[failure.node] = NodeOutcome::fail;
+    report.failures.push_back(std::move(failure));
+  }
+  std::stable_sort(report.failures.begin(), report.failures.end(),
+                   [](const Failure& a, const Failure& b) { return node_less(a.node, b.node); });
   for (const auto& outlier : report.outliers) {
     report.node_outcomes[outlier.node] = NodeOutcome::fail;
   }

@@ -107,6 +107,36 @@ std::string fleet_report_to_markdown(const FleetReport& report) {
           << " |\n";
     }
   }
+  if (!report.sdc.groups.empty()) {
+    out << "\n## SDC digests\n\n| group | GPUs | nodes | verdict |\n| --- | --- | --- | --- |\n";
+    for (const auto& g : report.sdc.groups) {
+      std::string verdict = g.verdict;
+      if (g.verdict == "tie") {
+        verdict = "tie at step " + std::to_string(g.tie_step) + ":";
+        for (const auto& [digest, gpus] : g.tie_sides) {
+          verdict += " " + std::to_string(gpus) + " GPUs " + digest.substr(0, 12);
+        }
+        verdict += "; no GPU named";
+      } else if (g.verdict == "too_small") {
+        verdict = "too small for a majority; nothing compared";
+      }
+      if (!g.left_out.empty()) {
+        verdict +=
+            "; left out: " + std::to_string(g.left_out.size()) + " GPUs whose chain did not repeat";
+      }
+      out << "| " << cell(g.group) << " | " << g.gpus << " | " << g.nodes << " | " << cell(verdict)
+          << " |\n";
+    }
+    for (const auto& m : report.sdc.minority) {
+      out << "\n- " << m.node << " GPU " << m.gpu << " (" << m.uuid
+          << (m.serial.empty() ? "" : ", serial " + m.serial) << "): differs from "
+          << m.majority_gpus << " of " << m.compared_gpus << " GPUs at step " << m.step
+          << "; isolate the GPU, return it for repair";
+    }
+    if (!report.sdc.minority.empty()) {
+      out << "\n";
+    }
+  }
   if (!report.missing.empty()) {
     out << "\n## Nodes without a report\n\n| node | reason |\n| --- | --- |\n";
     for (const auto& m : report.missing) {

@@ -31,6 +31,43 @@ std::vector<std::string> FleetReport::nodes_with(NodeOutcome outcome) const {
   return out;
 }
 
+namespace {
+
+json sdc_json(const FleetSdc& sdc) {
+  json groups = json::array();
+  for (const auto& g : sdc.groups) {
+    json group = {{"group", g.group},
+                  {"gpus", g.gpus},
+                  {"nodes", g.nodes},
+                  {"verdict", g.verdict},
+                  {"left_out", g.left_out}};
+    if (g.verdict == "tie") {
+      json sides = json::array();
+      for (const auto& [digest, gpus] : g.tie_sides) {
+        sides.push_back({{"sha256", digest}, {"gpus", gpus}});
+      }
+      group["tie"] = {{"step", g.tie_step}, {"sides", sides}};
+    }
+    groups.push_back(std::move(group));
+  }
+  json minority = json::array();
+  for (const auto& m : sdc.minority) {
+    minority.push_back({{"node", m.node},
+                        {"gpu", m.gpu},
+                        {"uuid", m.uuid},
+                        {"serial", m.serial},
+                        {"group", m.group},
+                        {"step", m.step},
+                        {"found", m.found},
+                        {"majority", m.majority},
+                        {"majority_gpus", m.majority_gpus},
+                        {"compared_gpus", m.compared_gpus}});
+  }
+  return {{"groups", groups}, {"minority", minority}};
+}
+
+} // namespace
+
 json to_json(const FleetReport& report) {
   json nodes = json::array();
   for (const auto& node : report.nodes) {
@@ -76,7 +113,7 @@ json to_json(const FleetReport& report) {
   for (const auto& n : report.not_verified) {
     not_verified.push_back({{"node", n.node}, {"reason", n.reason}});
   }
-  return {
+  json out = {
       {"schema", k_fleet_report_schema},
       {"image", report.image},
       {"image_digest", report.image_digest},
@@ -97,6 +134,10 @@ json to_json(const FleetReport& report) {
       {"not_verified", not_verified},
       {"run", {{"job_id", report.run.job_id}, {"results", report.run.results}}},
   };
+  if (!report.sdc.groups.empty()) {
+    out["sdc"] = sdc_json(report.sdc);
+  }
+  return out;
 }
 
 namespace {
@@ -216,6 +257,41 @@ Result<FleetReport> from_json<FleetReport>(const json& value, const std::string&
         return NotVerified{n.str("node"), n.str("reason")};
       },
       Presence::optional);
+  if (r.any("sdc") != nullptr) {
+    FieldReader sdc = r.sub("sdc");
+    read_list(sdc, "groups", report.sdc.groups, [](FieldReader& g) {
+      SdcGroup group;
+      group.group = g.str("group");
+      group.gpus = g.uinteger("gpus");
+      group.nodes = g.uinteger("nodes");
+      group.verdict = read_choice(g, "verdict", {"agree", "minority", "tie", "too_small"});
+      group.left_out = g.strings("left_out");
+      if (group.verdict == "tie") {
+        FieldReader tie = g.sub("tie");
+        group.tie_step = tie.uinteger("step");
+        read_list(tie, "sides", group.tie_sides, [](FieldReader& side) {
+          return std::pair<std::string, std::size_t>(side.str("sha256"), side.uinteger("gpus"));
+        });
+        g.merge(tie);
+      }
+      return group;
+    });
+    read_list(sdc, "minority", report.sdc.minority, [](FieldReader& m) {
+      SdcMinority minority;
+      minority.node = m.str("node");
+      minority.gpu = m.integer("gpu");
+      minority.uuid = m.str("uuid");
+      minority.serial = m.str("serial");
+      minority.group = m.str("group");
+      minority.step = m.uinteger("step");
+      minority.found = m.str("found");
+      minority.majority = m.str("majority");
+      minority.majority_gpus = m.uinteger("majority_gpus");
+      minority.compared_gpus = m.uinteger("compared_gpus");
+      return minority;
+    });
+    r.merge(sdc);
+  }
   check_counts(r, report);
   FieldReader run = r.sub("run");
   report.run.job_id = run.str("job_id");

@@ -7,6 +7,7 @@
 
 #include "formats/record.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -55,6 +56,40 @@ struct NotVerified {
   bool operator==(const NotVerified&) const = default;
 };
 
+// The fleet's SDC comparison (docs/formats/fleet-report.md, "sdc"): the GPUs' chain digests
+// (formats/sdc.hpp) compared within each group of one chain, model, driver, CUDA and cuBLASLt.
+struct SdcGroup {
+  std::string group;          // formats::sdc_group_key
+  std::size_t gpus = 0;       // GPUs compared (those whose chain repeated)
+  std::size_t nodes = 0;      // nodes they are on
+  std::string verdict;        // "agree", "minority", "tie" or "too_small"
+  std::uint64_t tie_step = 0; // a tie: the step
+  std::vector<std::pair<std::string, std::size_t>> tie_sides; // a tie: digest, GPUs
+  std::vector<std::string> left_out; // "node7 GPU 3: its chain did not repeat on itself"
+  bool operator==(const SdcGroup&) const = default;
+};
+
+// A GPU whose digests left its group's majority (sdc.gpu.minority).
+struct SdcMinority {
+  std::string node;
+  std::int64_t gpu = 0;
+  std::string uuid;
+  std::string serial;
+  std::string group;
+  std::uint64_t step = 0; // the first digested step at which it differs
+  std::string found;
+  std::string majority;
+  std::size_t majority_gpus = 0;
+  std::size_t compared_gpus = 0;
+  bool operator==(const SdcMinority&) const = default;
+};
+
+struct FleetSdc {
+  std::vector<SdcGroup> groups;      // by group key
+  std::vector<SdcMinority> minority; // by group, then step, then node
+  bool operator==(const FleetSdc&) const = default;
+};
+
 enum class NodeOutcome { pass, fail, missing, not_verified };
 
 // "pass" / "fail" / "missing" / "not_verified"
@@ -87,6 +122,7 @@ struct FleetReport {
   std::vector<Outlier> outliers;
   std::vector<Missing> missing;
   std::vector<NotVerified> not_verified;
+  FleetSdc sdc; // empty when no node ran the SDC check ("sdc" not written)
   FleetRun run;
 
   // Every node verified and passing.

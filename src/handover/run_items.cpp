@@ -174,6 +174,17 @@ HandoverRow procedure_row(const Records& r) {
   for (const auto& report : r.reports) {
     row.items.push_back(derived(report.record, "Test log " + report.record.name,
                                 report_summary(report.value), "outcome, summary"));
+    // The SDC check's comparison within the node, when it ran (docs/manual/verify.md).
+    const auto& checks = report.value.checks;
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      if (checks[i].id == "sdc.node") {
+        const std::string said = checks[i].reason.empty() ? checks[i].found : checks[i].reason;
+        row.items.push_back(
+            derived(report.record, "SDC digests " + report.record.name,
+                    std::string(formats::to_string(checks[i].outcome)) + ": " + said,
+                    "checks[" + std::to_string(i) + "] (sdc.node)"));
+      }
+    }
   }
   return row;
 }

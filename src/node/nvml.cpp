@@ -54,6 +54,8 @@ Result<NvmlApi> bind_nvml(const util::DlHandle& lib) {
   bind_if_present(lib, n.compute_processes, "nvmlDeviceGetComputeRunningProcesses_v3");
   bind_if_present(lib, n.graphics_processes, "nvmlDeviceGetGraphicsRunningProcesses_v3");
   bind_if_present(lib, n.validate_inforom, "nvmlDeviceValidateInforom");
+  bind_if_present(lib, n.clock_info, "nvmlDeviceGetClockInfo");
+  bind_if_present(lib, n.serial, "nvmlDeviceGetSerial");
   return n;
 }
 

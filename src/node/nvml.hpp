@@ -114,6 +114,8 @@ struct NvmlApi {
   int (*compute_processes)(NvmlDevice, unsigned*, NvmlProcessInfo*) = nullptr;
   int (*graphics_processes)(NvmlDevice, unsigned*, NvmlProcessInfo*) = nullptr;
   int (*validate_inforom)(NvmlDevice) = nullptr;
+  int (*clock_info)(NvmlDevice, int, unsigned*) = nullptr; // nvmlDeviceGetClockInfo
+  int (*serial)(NvmlDevice, char*, unsigned) = nullptr;    // nvmlDeviceGetSerial
 };
 
 // NVML loaded and initialised; shut down by close() or, failing that, the destructor.

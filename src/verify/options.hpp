@@ -3,8 +3,12 @@
 #pragma once
 
 #include "cmdline/colour.hpp"
+#include "verify/gpu/sampler.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,10 +20,21 @@ inline constexpr const char* k_default_lock = "/etc/envlock/lock.json";
 // they run only when --check names them.
 inline const std::vector<std::string>& check_groups() {
   static const std::vector<std::string> groups = {
-      "gpu",   "cuda", "nccl",  "torch",     "packages", "megatron",       "image",
-      "smoke", "gemm", "links", "allreduce", "resume",   "checkpoint-load"};
+      "gpu",   "cuda", "nccl",  "torch",     "packages", "megatron", "image",
+      "smoke", "gemm", "links", "allreduce", "sdc",      "resume",   "checkpoint-load"};
   return groups;
 }
+
+// Opens the SDC check's GPU sampler (verify/gpu/sampler.hpp), or says why it cannot.
+using OpenGpuSampler = std::function<Result<std::shared_ptr<GpuSampler>>()>;
+
+// The options of the SDC check (docs/manual/verify.md, "The SDC check").
+struct SdcCheckOptions {
+  double seconds = 45;     // --sdc-seconds S: the chain's time budget per GPU
+  std::uint64_t steps = 0; // --sdc-steps N: a fixed number of steps instead
+  std::string shape;       // hidden --sdc-shape small: the stand-ins' shape
+  std::string inject;      // hidden --inject-bitflip GPU:STEP (test runs only)
+};
 
 // The options of the checkpoint-load check (docs/manual/verify.md): a checkpoint written by
 // another (newer) environment, loaded here and trained on. The trainer, Python, data, model
@@ -61,6 +76,10 @@ struct VerifyOptions {
   bool quick = false; // --quick: the checks that take time left out (docs/manual/verify.md)
   ResumeOptions resume;
   CheckpointLoadOptions checkpoint_load;
+  SdcCheckOptions sdc;
+  // Opens what reads the GPUs' temperatures and clocks during the SDC check: set by the
+  // program's main (node's NVML sampler), never on the command line; empty: not sampled.
+  OpenGpuSampler open_gpu_sampler;
 };
 
 } // namespace envlock::verify

@@ -37,6 +37,9 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uintmax_t k_lock_limit = std::uintmax_t{64} << 20;
 
 bool wanted(const VerifyOptions& options, std::string_view group) {
+  if (group == "sdc") { // runs for a minute: only when --check names it
+    return std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
+  }
   return options.checks.empty() ||
          std::find(options.checks.begin(), options.checks.end(), group) != options.checks.end();
 }
@@ -57,6 +60,23 @@ Status check_options(const VerifyOptions& options) {
       }
       return input_error(message + " (accepted: " + util::join(groups, ", ") + ")");
     }
+  }
+  if (const std::string& inject = options.sdc.inject; !inject.empty()) {
+    const auto colon = inject.find(':');
+    const auto digits = [](std::string_view text) {
+      return !text.empty() && text.size() < 10 &&
+             std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (colon == std::string::npos || !digits(std::string_view(inject).substr(0, colon)) ||
+        !digits(std::string_view(inject).substr(colon + 1))) {
+      return input_error("--inject-bitflip: '" + inject + "' is not GPU:STEP");
+    }
+  }
+  if (!options.sdc.shape.empty() && options.sdc.shape != "small") {
+    return input_error("--sdc-shape: '" + options.sdc.shape + "' is not one of small");
+  }
+  if (!(options.sdc.seconds > 0)) {
+    return input_error("--sdc-seconds: must be more than 0");
   }
   if (!options.root.empty()) {
     std::error_code ec;
@@ -172,6 +192,24 @@ std::vector<CheckResult> gpu_results(const RunContext& context, const lock::Lock
   gpu.gemm = wanted(options, "gemm");
   gpu.links = planned(options, "links");
   gpu.allreduce = planned(options, "allreduce");
+  gpu.sdc.run = wanted(options, "sdc");
+  gpu.sdc.seconds = options.sdc.seconds;
+  gpu.sdc.steps = options.sdc.steps;
+  gpu.sdc.shape = options.sdc.shape == "small" ? SdcShape::small : SdcShape::full;
+  if (gpu.sdc.run && !options.no_gpu) {
+    if (!options.open_gpu_sampler) {
+      gpu.sdc.sampler_problem = "this program reads no NVML";
+    } else if (auto sampler = options.open_gpu_sampler()) {
+      gpu.sdc.sampler = std::move(*sampler);
+    } else {
+      gpu.sdc.sampler_problem = sampler.error().message;
+    }
+  }
+  if (!options.sdc.inject.empty()) {
+    const auto colon = options.sdc.inject.find(':');
+    gpu.sdc.inject.emplace(std::stoi(options.sdc.inject.substr(0, colon)),
+                           std::stoull(options.sdc.inject.substr(colon + 1)));
+  }
   gpu.site_packages = std::move(site_packages);
   gpu.measure_after = std::move(host_done);
   gpu.libraries_loaded = std::move(libraries_loaded);
@@ -263,7 +301,7 @@ Result<Report> run_verification(const VerifyOptions& options) {
     // The GPU thread gives the signal then, or when it ends, whichever comes first.
     auto loaded = std::make_shared<OnceSignal>();
     if (wanted(options, "gpu") || wanted(options, "smoke") || wanted(options, "gemm") ||
-        wanted(options, "links") || wanted(options, "allreduce")) {
+        wanted(options, "links") || wanted(options, "allreduce") || wanted(options, "sdc")) {
       std::vector<fs::path> sites = env.sites;
       sites.insert(sites.end(), env.inherited_sites.begin(), env.inherited_sites.end());
       gpu_run = std::async(std::launch::async, [&, loaded, sites = std::move(sites)]() mutable {

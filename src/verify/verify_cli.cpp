@@ -61,6 +61,15 @@ void add_verify_options(CLI::App& app, VerifyOptions& options) {
                "(unless --check names them)");
   app.add_option("--devices", options.devices, "GPU indices to check, e.g. 0,1 (default: all)")
       ->type_name("LIST");
+  app.add_option("--sdc-seconds", options.sdc.seconds,
+                 "The SDC check's time budget per GPU, in seconds (default 45; --quick: 1.5)")
+      ->type_name("S");
+  app.add_option("--sdc-steps", options.sdc.steps,
+                 "Run the SDC chain for N steps (rounded up to a digest) instead of a time budget")
+      ->type_name("N");
+  // The stand-ins' chain shape and the fault injection are for tests and benchmarks only.
+  app.add_option("--sdc-shape", options.sdc.shape)->group("");
+  app.add_option("--inject-bitflip", options.sdc.inject)->group("");
   add_resume_options(app, options.resume);
   add_checkpoint_load_options(app, options.checkpoint_load);
 }
@@ -147,12 +156,13 @@ int run_verify(const VerifyOptions& options) {
   }
 }
 
-int verify_main(int argc, char** argv) {
+int verify_main(int argc, char** argv, OpenGpuSampler open_sampler) {
   CLI::App app{"envlock-verify: check this node or container against an envlock lock",
                "envlock-verify"};
   cmdline::set_up_program(app, "envlock-verify --check packages,torch --format json -o report.json",
                           "docs/manual/verify.md");
   VerifyOptions options;
+  options.open_gpu_sampler = std::move(open_sampler);
   add_verify_options(app, options);
   if (const auto exit_code = cmdline::parse(app, argc, argv)) {
     return *exit_code;

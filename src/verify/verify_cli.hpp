@@ -22,6 +22,7 @@ int run_verify(const VerifyOptions& options);
 
 // The whole envlock-verify program: parse argv, then run_verify. Returns the process exit code
 // (0 all pass, 1 any failure, 2 usage or input error, 3 environment error).
-int verify_main(int argc, char** argv);
+// `open_sampler` opens the SDC check's GPU sampler (empty: the check samples nothing).
+int verify_main(int argc, char** argv, OpenGpuSampler open_sampler = {});
 
 } // namespace envlock::verify

@@ -95,7 +95,7 @@ fi
 # ---- usage and input errors: exit 2, exact messages
 run_cmd u "$V" --lock "$DATA/lock.json" --check nccll
 check_eq "$u_rc" 2 "unknown check group: exit 2"
-check_eq "$u_err" "envlock-verify: error: --check: unknown check group 'nccll'; did you mean 'nccl'? (accepted: gpu, cuda, nccl, torch, packages, megatron, image, smoke, gemm, links, allreduce, resume, checkpoint-load)" "unknown check group message"
+check_eq "$u_err" "envlock-verify: error: --check: unknown check group 'nccll'; did you mean 'nccl'? (accepted: gpu, cuda, nccl, torch, packages, megatron, image, smoke, gemm, links, allreduce, sdc, resume, checkpoint-load)" "unknown check group message"
 run_cmd u "$V" --lock "$WORK/none.json"
 check_eq "$u_rc" 2 "missing lock: exit 2"
 check_eq "$u_err" "envlock-verify: error: $WORK/none.json: No such file or directory" "missing lock message"

@@ -19,6 +19,7 @@ Status resolve_all(const util::DlHandle& lib, Api& api) {
   ENVLOCK_TRY(util::dl_bind(lib, api.pref_set_attribute, "cublasLtMatmulPreferenceSetAttribute"));
   ENVLOCK_TRY(util::dl_bind(lib, api.heuristic, "cublasLtMatmulAlgoGetHeuristic"));
   ENVLOCK_TRY(util::dl_bind(lib, api.matmul, "cublasLtMatmul"));
+  ENVLOCK_TRY(util::dl_bind(lib, api.algo_config_get, "cublasLtMatmulAlgoConfigGetAttribute"));
   return {};
 }
 
@@ -56,7 +57,8 @@ Handle::~Handle() {
 }
 
 Result<Gemm> Gemm::plan(const Api& api, const Handle& handle, std::uint64_t m, std::uint64_t n,
-                        std::uint64_t k, std::size_t workspace_bytes) {
+                        std::uint64_t k, std::size_t workspace_bytes, Output output,
+                        Reduction reduction) {
   Gemm gemm(&api, handle.get());
   ENVLOCK_TRY(
       check(api.desc_create(&gemm.m_desc, k_compute_32f, k_r_32f), "cublasLtMatmulDescCreate"));
@@ -66,13 +68,19 @@ Result<Gemm> Gemm::plan(const Api& api, const Handle& handle, std::uint64_t m, s
   ENVLOCK_TRY(
       check(api.layout_create(&gemm.m_b, k_r_16bf, k, n, ld(k)), "cublasLtMatrixLayoutCreate"));
   ENVLOCK_TRY(
-      check(api.layout_create(&gemm.m_d, k_r_16bf, m, n, ld(m)), "cublasLtMatrixLayoutCreate"));
+      check(api.layout_create(&gemm.m_d, output == Output::fp32 ? k_r_32f : k_r_16bf, m, n, ld(m)),
+            "cublasLtMatrixLayoutCreate"));
   Preference preference = nullptr;
   ENVLOCK_TRY(check(api.pref_create(&preference), "cublasLtMatmulPreferenceCreate"));
   const std::uint64_t workspace = workspace_bytes;
   Status set =
       check(api.pref_set_attribute(preference, k_pref_max_workspace, &workspace, sizeof workspace),
             "cublasLtMatmulPreferenceSetAttribute");
+  if (set && reduction == Reduction::none) {
+    const std::uint32_t none = 0; // CUBLASLT_REDUCTION_SCHEME_NONE alone
+    set = check(api.pref_set_attribute(preference, k_pref_reduction_mask, &none, sizeof none),
+                "cublasLtMatmulPreferenceSetAttribute");
+  }
   HeuristicResult result{};
   int found = 0;
   if (set) {
@@ -118,6 +126,23 @@ Status Gemm::run(const void* a, const void* b, void* d, void* workspace,
   return check(m_api->matmul(m_handle, m_desc, &alpha, a, m_a, b, m_b, &beta, d, m_d, d, m_d,
                              &m_algo, workspace, m_workspace, stream),
                "cublasLtMatmul");
+}
+
+Result<AlgoConfig> Gemm::config() const {
+  AlgoConfig config;
+  const auto get = [&](int attribute, auto& value) -> Status {
+    std::size_t written = 0;
+    return check(m_api->algo_config_get(&m_algo, attribute, &value, sizeof value, &written),
+                 "cublasLtMatmulAlgoConfigGetAttribute");
+  };
+  ENVLOCK_TRY(get(k_config_id, config.id));
+  ENVLOCK_TRY(get(k_config_tile, config.tile));
+  ENVLOCK_TRY(get(k_config_splitk, config.splitk));
+  ENVLOCK_TRY(get(k_config_reduction, config.reduction));
+  ENVLOCK_TRY(get(k_config_swizzle, config.swizzle));
+  ENVLOCK_TRY(get(k_config_custom, config.custom));
+  ENVLOCK_TRY(get(k_config_stages, config.stages));
+  return config;
 }
 
 } // namespace envlock::verify::blaslt

@@ -31,10 +31,20 @@ struct HeuristicResult {
   int reserved[4]; // NOLINT(modernize-avoid-c-arrays): the ABI's layout
 };
 
-inline constexpr int k_compute_32f = 68;       // CUBLAS_COMPUTE_32F
-inline constexpr int k_r_32f = 0;              // CUDA_R_32F
-inline constexpr int k_r_16bf = 14;            // CUDA_R_16BF
-inline constexpr int k_pref_max_workspace = 1; // CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
+inline constexpr int k_compute_32f = 68;        // CUBLAS_COMPUTE_32F
+inline constexpr int k_r_32f = 0;               // CUDA_R_32F
+inline constexpr int k_r_16bf = 14;             // CUDA_R_16BF
+inline constexpr int k_pref_max_workspace = 1;  // CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
+inline constexpr int k_pref_reduction_mask = 3; // CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK
+// cublasLtMatmulAlgoConfigAttributes_t: ID, TILE_ID, SPLITK_NUM, REDUCTION_SCHEME, CTA_SWIZZLING,
+// CUSTOM_OPTION, STAGES_ID (each a 32-bit integer)
+inline constexpr int k_config_id = 0;
+inline constexpr int k_config_tile = 1;
+inline constexpr int k_config_splitk = 2;
+inline constexpr int k_config_reduction = 3;
+inline constexpr int k_config_swizzle = 4;
+inline constexpr int k_config_custom = 5;
+inline constexpr int k_config_stages = 6;
 
 struct Api {
   Status_ (*create)(HandleType*) = nullptr;
@@ -52,7 +62,27 @@ struct Api {
   Status_ (*matmul)(HandleType, MatmulDesc, const void*, const void*, Layout, const void*, Layout,
                     const void*, const void*, Layout, void*, Layout, const Algo*, void*,
                     std::size_t, cuda::CuStream) = nullptr;
+  Status_ (*algo_config_get)(const Algo*, int, void*, std::size_t, std::size_t*) = nullptr;
 };
+
+// What a planned product runs with, read back from its algorithm (cublasLtMatmulAlgoConfig-
+// GetAttribute): the algorithm id and the settings that change its bytes.
+struct AlgoConfig {
+  std::int32_t id = 0;
+  std::uint32_t tile = 0;
+  std::int32_t splitk = 0;
+  std::uint32_t reduction = 0;
+  std::uint32_t swizzle = 0;
+  std::uint32_t custom = 0;
+  std::uint32_t stages = 0;
+};
+
+// The output type of a planned product.
+enum class Output { bf16, fp32 };
+
+// Whether the heuristic may choose a split-K reduction (its partial sums may be added in any
+// order, or with atomics): `none` keeps only algorithms without one.
+enum class Reduction { any, none };
 
 struct Library {
   util::DlHandle library;
@@ -93,7 +123,8 @@ public:
   // Fails with the cuBLASLt call and status, or "no cuBLASLt algorithm for ..." when the
   // heuristic returns none.
   static Result<Gemm> plan(const Api& api, const Handle& handle, std::uint64_t m, std::uint64_t n,
-                           std::uint64_t k, std::size_t workspace_bytes);
+                           std::uint64_t k, std::size_t workspace_bytes,
+                           Output output = Output::bf16, Reduction reduction = Reduction::any);
   Gemm(Gemm&& other) noexcept;
   Gemm& operator=(Gemm&&) = delete;
   Gemm(const Gemm&) = delete;
@@ -102,6 +133,9 @@ public:
 
   // Enqueues D = A B on `stream`; a, b, d and workspace are device addresses.
   Status run(const void* a, const void* b, void* d, void* workspace, cuda::CuStream stream) const;
+
+  // The chosen algorithm's configuration; fails with the cuBLASLt call and status.
+  [[nodiscard]] Result<AlgoConfig> config() const;
 
 private:
   Gemm(const Api* api, HandleType handle) : m_api(api), m_handle(handle) {}

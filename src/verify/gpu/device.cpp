@@ -4,9 +4,11 @@
 #include "verify/gpu/figures.hpp"
 #include "verify/gpu/gemm.hpp"
 #include "verify/gpu/kernels.hpp"
+#include "verify/gpu/sdc.hpp"
 #include "verify/gpu/setup.hpp"
 #include "verify/gpu/timer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -88,6 +90,28 @@ Status run_bandwidth(const cuda::Api& api, const SmokeKernels& kernels, std::siz
   return {};
 }
 
+// The SDC chain with the device's cuBLASLt handle; its sustained rate beside the GEMM check's.
+void run_device_sdc(const cuda::Api& api, const SmokeKernels& kernels, const DeviceInfo& device,
+                    const DeviceRun& run, const DeviceWork& work, const CheckResult& gemm,
+                    CheckResult& sdc, CheckResult& clocks) {
+  const BlasSetup& blas = run.setup->blas();
+  const auto& handle = blas.handles.at(run.index);
+  Status status = !blas.library ? Status(blas.library.error())
+                  : !handle     ? Status(handle.error())
+                                : run_sdc(api, kernels, *blas.library, *handle, device, *run.sdc,
+                                          work.quick, sdc, clocks);
+  if (!status) {
+    sdc = failed_by(sdc, status.error());
+    clocks = failed_by(clocks, status.error());
+    return;
+  }
+  const auto rate = std::find_if(gemm.figures.begin(), gemm.figures.end(),
+                                 [](const Figure& f) { return f.name.starts_with("gemm_bf16_"); });
+  if (rate != gemm.figures.end() && rate->value > 0 && !sdc.figures.empty()) {
+    sdc.details["share_of_gemm_check"] = sdc.figures.front().value / rate->value;
+  }
+}
+
 } // namespace
 
 CheckResult new_check(std::string group, std::string id, std::string title) {
@@ -142,6 +166,9 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
   CheckResult smoke = std::move(checks[0]);
   CheckResult bandwidth = std::move(checks[1]);
   CheckResult gemm = std::move(checks[2]);
+  auto sdc_checks = new_sdc_checks(device);
+  CheckResult sdc = std::move(sdc_checks[0]);
+  CheckResult clocks = std::move(sdc_checks[1]);
   const auto wanted = [&]() {
     std::vector<CheckResult> out;
     if (work.smoke) {
@@ -151,11 +178,15 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
     if (work.gemm) {
       out.push_back(std::move(gemm));
     }
+    if (work.sdc) {
+      out.push_back(std::move(sdc));
+      out.push_back(std::move(clocks));
+    }
     return out;
   };
   // Every wanted check with the same outcome and reason, the time so far on the first.
   const auto all_with = [&](Outcome outcome, const std::string& reason, double seconds) {
-    for (CheckResult* check : {&smoke, &bandwidth, &gemm}) {
+    for (CheckResult* check : {&smoke, &bandwidth, &gemm, &sdc, &clocks}) {
       check->outcome = outcome;
       check->reason = reason;
     }
@@ -171,7 +202,7 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
     return all_with(Outcome::fail, context.error().message, watch.lap());
   }
   held.emplace(std::move(*context));
-  if (!work.smoke && !work.gemm) {
+  if (!work.smoke && !work.gemm && !work.sdc) {
     return {}; // the context alone, retained for the run's later checks
   }
   auto kernels = load_smoke_kernels(api);
@@ -224,6 +255,10 @@ std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& d
       gemm = failed_by(gemm, status.error());
     }
     gemm.seconds += watch.lap();
+  }
+  if (work.sdc) {
+    run_device_sdc(api, *kernels, device, run, work, gemm, sdc, clocks);
+    sdc.seconds = watch.lap();
   }
   return wanted();
 }

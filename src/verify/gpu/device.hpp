@@ -62,6 +62,8 @@ struct DeviceWork {
   bool smoke = true;      // the known-answer kernel and the memory bandwidth
   bool gemm = true;       // the GEMM's known answer
   bool gemm_timed = true; // the large product checked and timed (not under --quick)
+  bool sdc = false;       // the SDC chain (sdc.hpp), after the other measurements
+  bool quick = false;     // --quick: the SDC chain's short budget
 };
 
 class GpuSetup; // setup.hpp
@@ -71,14 +73,15 @@ struct DeviceRun {
   GpuSetup* setup = nullptr;        // cuBLASLt's handles (work.gemm)
   std::size_t index = 0;            // the device's place in the GPU list (its handle)
   std::shared_future<void> measure; // ready when measurements may run alone
+  const SdcOptions* sdc = nullptr;  // the SDC check's options (work.sdc)
 };
 
 // The checks of one device, on the calling thread: "gpu.<i>.smoke" and "gpu.<i>.bandwidth"
-// (work.smoke), and "gpu.<i>.gemm_bf16" (work.gemm). The device's primary context is retained
-// into `held` (it stays for the rest of the run) and made current. The known answers run at once
-// (beside the set-up); the bandwidth and the GEMM's timing wait for `run.measure`. Never fails as
-// a whole: each check carries its own failure, and its own time (waits left out; the GEMM's
-// includes its handle's set-up).
+// (work.smoke), "gpu.<i>.gemm_bf16" (work.gemm), "gpu.<i>.sdc" and "gpu.<i>.clocks" (work.sdc). The
+// device's primary context is retained into `held` (it stays for the rest of the run) and made
+// current. The known answers run at once (beside the set-up); the bandwidth and the GEMM's timing
+// wait for `run.measure`. Never fails as a whole: each check carries its own failure, and its own
+// time (waits left out; the GEMM's includes its handle's set-up).
 std::vector<CheckResult> device_checks(const cuda::Api& api, const DeviceInfo& device,
                                        std::optional<cuda::PrimaryContext>& held,
                                        const DeviceRun& run, const DeviceSizes& sizes,

@@ -10,6 +10,7 @@
 #include "verify/gpu/libraries.hpp"
 #include "verify/gpu/links.hpp"
 #include "verify/gpu/nccl_api.hpp"
+#include "verify/gpu/sdc_node.hpp"
 #include "verify/gpu/setup.hpp"
 #include "verify/gpu/timer.hpp"
 
@@ -38,11 +39,18 @@ void add_group(std::vector<CheckResult>& checks, std::string_view group, Outcome
   }
 }
 
-// Every GPU check with the same outcome and reason (no driver, --no-gpu).
-std::vector<CheckResult> all_checks(Outcome outcome, const std::string& reason) {
+// Every GPU check with the same outcome and reason (no driver, --no-gpu); "sdc.node" too when
+// the SDC check was asked for.
+std::vector<CheckResult> all_checks(Outcome outcome, const std::string& reason, bool sdc) {
   std::vector<CheckResult> checks;
   for (const char* group : {"gpu", "links", "allreduce"}) {
     add_group(checks, group, outcome, reason);
+  }
+  if (sdc) {
+    CheckResult node = compare_node_sdc({});
+    node.outcome = outcome;
+    node.reason = reason;
+    checks.push_back(std::move(node));
   }
   return checks;
 }
@@ -108,14 +116,15 @@ std::vector<CheckResult> per_device_checks(const cuda::Api& api,
                                            const GpuOptions& options,
                                            const std::function<void()>& open_measurements) {
   const DeviceSizes sizes = device_sizes(options);
-  const DeviceWork work{options.smoke, options.gemm, !options.quick};
+  const DeviceWork work{options.smoke, options.gemm, !options.quick, options.sdc.run,
+                        options.quick};
   std::vector<std::vector<CheckResult>> per_device(devices.size());
   {
     std::vector<std::jthread> threads;
     for (std::size_t i = 0; i < devices.size(); ++i) {
       threads.emplace_back([&, i]() {
-        per_device[i] =
-            device_checks(api, devices[i], held[i], DeviceRun{setup, i, measure}, sizes, work);
+        per_device[i] = device_checks(api, devices[i], held[i],
+                                      DeviceRun{setup, i, measure, &options.sdc}, sizes, work);
       });
     }
     open_measurements();
@@ -159,26 +168,28 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
   };
   const LibrariesLoadedAtExit at_exit(loaded);
   if (options.no_gpu) {
-    return all_checks(Outcome::skip, "GPU checks skipped (--no-gpu)");
+    return all_checks(Outcome::skip, "GPU checks skipped (--no-gpu)", options.sdc.run);
   }
   Stopwatch watch;
   auto driver = cuda::load_driver();
   if (!driver) {
     // A node without a driver is what a lock that expects no GPU describes (a CPU node).
     if (lock.expect.gpus.count == 0 && lock.expect.gpus.model.empty()) {
-      return all_checks(Outcome::skip, driver.error().message +
-                                           "; the lock expects no GPU (expect.gpus is empty)");
+      return all_checks(Outcome::skip,
+                        driver.error().message + "; the lock expects no GPU (expect.gpus is empty)",
+                        options.sdc.run);
     }
-    return all_checks(Outcome::fail, driver.error().message);
+    return all_checks(Outcome::fail, driver.error().message, options.sdc.run);
   }
   const cuda::Api& api = driver->api;
   // The set-up starts now: the libraries load while the driver starts. It retains the contexts
   // its handles need, so it may outlive the run's own (`held` below).
   std::optional<GpuSetup> setup;
   const bool any_work = options.smoke || options.gemm || options.links == Planned::run ||
-                        options.allreduce == Planned::run;
-  if (options.gemm || options.allreduce == Planned::run) {
-    setup.emplace(api, python_library_dirs(options.site_packages), options.gemm,
+                        options.allreduce == Planned::run || options.sdc.run;
+  const bool blas = options.gemm || options.sdc.run;
+  if (blas || options.allreduce == Planned::run) {
+    setup.emplace(api, python_library_dirs(options.site_packages), blas,
                   options.allreduce == Planned::run, loaded);
   } else {
     loaded();
@@ -189,11 +200,11 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
     ready = cuda::check(api, api.driver_get_version(&driver_version), "cuDriverGetVersion");
   }
   if (!ready) {
-    return all_checks(Outcome::fail, ready.error().message);
+    return all_checks(Outcome::fail, ready.error().message, options.sdc.run);
   }
   auto devices = list_devices(api, options.devices);
   if (!devices) {
-    return all_checks(Outcome::fail, devices.error().message);
+    return all_checks(Outcome::fail, devices.error().message, options.sdc.run);
   }
   std::vector<CheckResult> checks = {count_check(lock, *driver, driver_version, *devices),
                                      model_check(lock, *devices)};
@@ -218,9 +229,16 @@ std::vector<CheckResult> run_gpu_checks(const lock::Lock& lock, const GpuOptions
     }
     measure.set_value();
   };
+  GpuOptions with_driver = options;
+  with_driver.sdc.driver_api_version = cuda::version_string(driver_version);
   const auto own = per_device_checks(api, *devices, held, setup ? &*setup : nullptr,
-                                     measure.get_future().share(), options, open_measurements);
+                                     measure.get_future().share(), with_driver, open_measurements);
   checks.insert(checks.end(), own.begin(), own.end());
+  if (options.sdc.run) {
+    Stopwatch compare;
+    checks.push_back(compare_node_sdc(own));
+    checks.back().seconds = compare.lap();
+  }
 
   if (options.links == Planned::run) {
     const auto links = link_checks(api, lock, *devices, LinkSizes{});

@@ -14,11 +14,14 @@
 
 #include "lock/lock.hpp"
 #include "verify/check.hpp"
+#include "verify/gpu/sampler.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <future>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,24 @@ namespace envlock::verify {
 // Whether a group of checks runs: not asked for (no result at all), run, or skipped with the
 // reason that --quick leaves it out (it runs under --quick only when --check names it).
 enum class Planned { off, run, skip_quick };
+
+// The SDC check's chain shape (docs/manual/verify.md, "The SDC check"): `full` on GPUs; `small`
+// (the hidden --sdc-shape small) only for the stand-ins of the tests, which multiply on the CPU.
+enum class SdcShape { full, small };
+
+// The SDC check (--check sdc): a fixed chain of BF16 products run on every GPU at once.
+struct SdcOptions {
+  bool run = false;
+  double seconds = 45;     // the chain's time budget per GPU (--sdc-seconds); --quick: 1.5
+  std::uint64_t steps = 0; // a fixed number of steps instead (--sdc-steps), rounded up to a digest
+  SdcShape shape = SdcShape::full;
+  // Test-only (--inject-bitflip GPU:STEP): flips one bit of that GPU's chain state after STEP.
+  std::optional<std::pair<int, std::uint64_t>> inject;
+  // Reads temperatures, clocks and clock-event reasons during the chain; null: not sampled.
+  std::shared_ptr<GpuSampler> sampler;
+  std::string sampler_problem;    // why there is no sampler, when there is none
+  std::string driver_api_version; // set by run_gpu_checks
+};
 
 struct GpuOptions {
   bool no_gpu = false;               // skip every GPU check, with that reason
@@ -40,6 +61,7 @@ struct GpuOptions {
   bool gemm = true;                 // cuBLASLt BF16 GEMM
   Planned links = Planned::run;     // the copy bandwidth of every link
   Planned allreduce = Planned::run; // NCCL all-reduce and its busbw sweep
+  SdcOptions sdc;                   // the SDC check, only when --check names it
   // site-packages folders whose nvidia/*/lib and torch/lib hold the NCCL and cuBLASLt PyTorch
   // loads (verify-core passes its --site-packages / found environments); empty: the defaults of
   // python_library_dirs (VIRTUAL_ENV, UV_PROJECT_ENVIRONMENT, /opt/venv, python3 on PATH).

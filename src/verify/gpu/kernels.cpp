@@ -31,6 +31,7 @@ Result<SmokeKernels> load_smoke_kernels(const cuda::Api& api) {
   ENVLOCK_TRY_ASSIGN(kernels.known_answer, kernels.module.function("envlock_known_answer"));
   ENVLOCK_TRY_ASSIGN(kernels.copy, kernels.module.function("envlock_copy"));
   ENVLOCK_TRY_ASSIGN(kernels.fill_bf16, kernels.module.function("envlock_fill_bf16"));
+  ENVLOCK_TRY_ASSIGN(kernels.sdc_fold, kernels.module.function("envlock_sdc_fold"));
   return kernels;
 #else
   static_cast<void>(api);

@@ -25,6 +25,7 @@ struct SmokeKernels {
   cuda::CuFunction known_answer = nullptr; // (uint32_t* out, uint32_t n)
   cuda::CuFunction copy = nullptr;         // (const uint4* src, uint4* dst, uint64_t n)
   cuda::CuFunction fill_bf16 = nullptr;    // (uint16_t* out, uint32_t seed, uint64_t n)
+  cuda::CuFunction sdc_fold = nullptr;     // (const float* d, uint16_t* x, uint64_t n)
 };
 
 // Loads the embedded fatbin into the current context. Fails with k_kernels_not_built, or the

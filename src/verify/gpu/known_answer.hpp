@@ -68,4 +68,19 @@ ENVLOCK_HOST_DEVICE inline float bf16_to_float(std::uint16_t bits) {
 #endif
 }
 
+// The BF16 bits of the SDC chain's fold of one FP32 product entry: its distance to the nearest
+// integer, in [-0.5, 0.5], rounded to BF16 (to nearest, ties to even). Every operation is exact
+// or integer (rint, a subtraction of two floats an integer apart), so host and GPU agree bit for
+// bit; the fold keeps the chain's values bounded and carries the product's low bits forward.
+ENVLOCK_HOST_DEVICE inline std::uint16_t sdc_fold_bits(float value) {
+#ifdef __CUDACC__
+  const float folded = __fsub_rn(value, rintf(value));
+#else
+  const float folded = value - std::rint(value);
+#endif
+  const std::uint32_t bits = float_bits(folded);
+  const std::uint32_t rounding = 0x7FFFU + ((bits >> 16U) & 1U);
+  return static_cast<std::uint16_t>((bits + rounding) >> 16U);
+}
+
 } // namespace envlock::verify::known

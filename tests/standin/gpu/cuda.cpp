@@ -48,6 +48,7 @@ struct Module {
   Function known_answer{"envlock_known_answer"};
   Function copy{"envlock_copy"};
   Function fill_bf16{"envlock_fill_bf16"};
+  Function sdc_fold{"envlock_sdc_fold"};
 };
 
 std::mutex g_mutex;
@@ -197,7 +198,8 @@ CUresult cuModuleUnload(Module* module) {
 }
 
 CUresult cuModuleGetFunction(Function** function, Module* module, const char* name) {
-  for (Function* f : {&module->known_answer, &module->copy, &module->fill_bf16}) {
+  for (Function* f :
+       {&module->known_answer, &module->copy, &module->fill_bf16, &module->sdc_fold}) {
     if (f->name == name) {
       *function = f;
       return k_success;
@@ -234,6 +236,12 @@ CUresult cuLaunchKernel(Function* f, unsigned /*gx*/, unsigned /*gy*/, unsigned 
     const std::uint64_t vectors = *static_cast<std::uint64_t*>(params[2]);
     envlock::standin::copy_bytes(as_pointer(dst), as_pointer(src), vectors * 16);
     seconds = seconds_for(vectors * 32, scenario().hbm_gbps);
+  } else if (f->name == "envlock_sdc_fold") {
+    const auto* d = static_cast<const float*>(as_pointer(*static_cast<CUdeviceptr*>(params[0])));
+    auto* x = static_cast<std::uint16_t*>(as_pointer(*static_cast<CUdeviceptr*>(params[1])));
+    const std::uint64_t n = *static_cast<std::uint64_t*>(params[2]);
+    envlock::standin::each_touched(n, 2, [&](std::size_t i) { x[i] = known::sdc_fold_bits(d[i]); });
+    seconds = seconds_for(n * 6, scenario().hbm_gbps);
   } else {
     auto* out = static_cast<std::uint16_t*>(as_pointer(*static_cast<CUdeviceptr*>(params[0])));
     const std::uint32_t seed = *static_cast<std::uint32_t*>(params[1]);

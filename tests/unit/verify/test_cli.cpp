@@ -44,7 +44,7 @@ TEST_CASE("option errors are input errors, word for word") {
   CHECK(report.error().code == ExitCode::usage);
   CHECK(report.error().message ==
         "--check: unknown check group 'nccll'; did you mean 'nccl'? (accepted: gpu, cuda, nccl, "
-        "torch, packages, megatron, image, smoke, gemm, links, allreduce, resume, "
+        "torch, packages, megatron, image, smoke, gemm, links, allreduce, sdc, resume, "
         "checkpoint-load)");
   CHECK(parse_devices("0, 1")->size() == 2);
   CHECK(parse_devices("0,-1").error().message == "--devices: '-1' is not a GPU index");
