@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 namespace envlock::node {
@@ -79,7 +80,7 @@ struct NvmlRead {
   std::vector<json> gpus;
   std::vector<json> extras;
   std::vector<char> done;
-  std::unique_ptr<std::atomic<const char*>[]> calls; // each GPU thread's call
+  std::vector<std::atomic<const char*>> calls; // each GPU thread's call
 };
 
 void read_one_gpu(const std::shared_ptr<NvmlRead>& state, const NvmlSession& nvml, unsigned i,
@@ -149,7 +150,7 @@ void read_session(const std::shared_ptr<NvmlRead>& state, const std::vector<std:
       state->gpus.resize(count);
       state->extras.resize(count);
       state->done.assign(count, 0);
-      state->calls = std::make_unique<std::atomic<const char*>[]>(count);
+      state->calls = std::vector<std::atomic<const char*>>(count);
       for (unsigned i = 0; i < count; ++i) {
         state->calls[i].store("nvmlDeviceGetHandleByIndex_v2");
       }
@@ -159,9 +160,16 @@ void read_session(const std::shared_ptr<NvmlRead>& state, const std::vector<std:
     // under a millisecond a GPU, less than starting threads, but it has a deadline too.
     std::vector<std::thread> threads;
     for (unsigned i = 0; i < count; ++i) {
+      bool started = false;
       if (per_gpu && count > 1) {
-        threads.emplace_back(read_one_gpu, state, std::cref(nvml), i, std::cref(per_gpu));
-      } else {
+        try {
+          threads.emplace_back(read_one_gpu, state, std::cref(nvml), i, std::cref(per_gpu));
+          started = true;
+        } catch (const std::system_error&) {
+          // no thread to be had: this GPU is read here, after the others started
+        }
+      }
+      if (!started) {
         read_one_gpu(state, nvml, i, per_gpu);
       }
     }

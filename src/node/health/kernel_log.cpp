@@ -182,7 +182,18 @@ std::optional<XidEvent> xid_of(std::string_view message) {
     rest.remove_prefix(4);
   }
   const std::size_t length = pci_address_length(rest);
-  if (length == 0 || rest.substr(length, 3) != "): ") {
+  if (length == 0) {
+    return std::nullopt;
+  }
+  // After the address, a MIG instance may follow ("0000:3b:00 GPU-I:02"), then "): ".
+  std::size_t close = length;
+  if (rest.substr(close, 1) == " ") {
+    close = rest.find(')', length);
+    if (close == std::string_view::npos || close > length + 40) {
+      return std::nullopt;
+    }
+  }
+  if (rest.substr(close, 3) != "): ") {
     return std::nullopt;
   }
   XidEvent event;
@@ -193,7 +204,7 @@ std::optional<XidEvent> xid_of(std::string_view message) {
   if (event.pci.size() == 14) { // an 8-digit domain, as sysfs never writes it
     event.pci = event.pci.substr(4);
   }
-  std::string_view after = rest.substr(length + 3);
+  std::string_view after = rest.substr(close + 3);
   std::size_t digits = 0;
   while (digits < after.size() && after[digits] >= '0' && after[digits] <= '9') {
     ++digits;

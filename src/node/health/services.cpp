@@ -33,15 +33,20 @@ std::vector<long> process_ids(const fs::path& proc, std::error_code& ec) {
   return pids;
 }
 
-// Whether `path` (below `root`) and every folder from the root down to it is root's and
-// writable by no one else, none of them a symbolic link.
+// Whether `path` (below `root`) and every folder from the root down to it belongs to the owner of
+// the root folder (root, on a node: "/" is root's) and is writable by no one else, none of them a
+// symbolic link.
 bool root_owned_path(const fs::path& root, const fs::path& relative) {
+  struct stat top {};
+  if (::stat(root.c_str(), &top) != 0) {
+    return false;
+  }
   fs::path at = root;
   std::vector<fs::path> parts(relative.begin(), relative.end());
   for (const auto& part : parts) {
     at /= part;
     struct stat st {};
-    if (::lstat(at.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || st.st_uid != 0 ||
+    if (::lstat(at.c_str(), &st) != 0 || S_ISLNK(st.st_mode) || st.st_uid != top.st_uid ||
         (st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
       return false;
     }

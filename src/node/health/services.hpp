@@ -1,9 +1,10 @@
 // Whether Fabric Manager (nv-fabricmanager) and the NVLink Subnet Manager (nvlsm) are running. A
 // name is never an identity (any user may name a process so): a service runs when one of its
 // processes is root's (real and effective uid 0, /proc/PID/status) and its executable
-// (/proc/PID/exe, followed to its file) is the installed binary, a root-owned file no one else
-// can write in a root-owned folder no one else can write (usr/bin, usr/sbin, usr/local/bin,
-// usr/local/sbin, opt/nvidia/nvlsm/sbin, opt/nvidia/nvlsm/bin under the root). One pass over /proc.
+// (/proc/PID/exe, followed to its file) is the installed binary: a file of the owner of the root
+// folder ("/" is root's) that no one else can write, in folders alike, none a symbolic link
+// (usr/bin, usr/sbin, usr/local/bin, usr/local/sbin, opt/nvidia/nvlsm/sbin, opt/nvidia/nvlsm/bin
+// under the root), the same file by device and inode. One pass over /proc.
 #pragma once
 
 #include <filesystem>
