@@ -92,18 +92,16 @@ std::string drain_of(const formats::CheckResult& check) {
   return drain != check.details.end() && drain->is_string() ? drain->get<std::string>() : "";
 }
 
-void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node,
-              const AggregateOptions& options) {
-  if (!node.reported && node.not_verified) {
-    report.node_outcomes[node.node] = NodeOutcome::not_verified;
-    report.not_verified.push_back({node.node, *node.not_verified});
-    return;
-  }
-  if (!node.reported) {
-    report.node_outcomes[node.node] = NodeOutcome::missing;
-    report.missing.push_back({node.node, node.problem.empty() ? "no report" : node.problem});
-    return;
-  }
+// True when a check of the node failed (the host checks of a node whose verifier left no report
+// still judge it: every result that reached the results folder is used).
+bool any_failed(const std::vector<const formats::CheckResult*>& checks) {
+  return std::any_of(checks.begin(), checks.end(), [](const formats::CheckResult* check) {
+    return check->outcome == formats::Outcome::fail;
+  });
+}
+
+// The node's row of the matrix, its health cell and its failed checks; true when one failed.
+bool judge_checks(FleetReport& report, std::set<std::string>& seen, const NodeInput& node) {
   auto& row = report.matrix[node.node];
   bool failed = false;
   const auto checks = checks_of(node);
@@ -121,6 +119,29 @@ void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput&
           {node.node, check->id, check->expected, check->found, check->reason, drain_of(*check)});
     }
   }
+  if (failed && !node.reported) {
+    report.node_outcomes[node.node] = NodeOutcome::fail;
+  }
+  return failed;
+}
+
+void add_node(FleetReport& report, std::set<std::string>& seen, const NodeInput& node,
+              const AggregateOptions& options) {
+  if (!node.reported && any_failed(checks_of(node))) {
+    judge_checks(report, seen, node);
+    return;
+  }
+  if (!node.reported && node.not_verified) {
+    report.node_outcomes[node.node] = NodeOutcome::not_verified;
+    report.not_verified.push_back({node.node, *node.not_verified});
+    return;
+  }
+  if (!node.reported) {
+    report.node_outcomes[node.node] = NodeOutcome::missing;
+    report.missing.push_back({node.node, node.problem.empty() ? "no report" : node.problem});
+    return;
+  }
+  bool failed = judge_checks(report, seen, node);
   ChainCell chain = chain_cell(node, options);
   report.chain[node.node] = chain.outcome;
   if (chain.failure) {

@@ -28,10 +28,22 @@ Status check_sbatch_value(const std::string& option, const std::string& value) {
   return {};
 }
 
-// The data both scripts share: job name, node count and list, output, pass-through options.
+// " --time=M" for srun: Slurm counts time limits in whole minutes, so seconds round up.
+std::string step_time(const StepOptions& steps) {
+  if (steps.step_seconds <= 0) {
+    return "";
+  }
+  return " --time=" + std::to_string((steps.step_seconds + 59) / 60);
+}
+
+// The data both scripts share: job name, node count and list, output, pass-through options,
+// the steps' parallelism and time limit.
 Result<json> common_data(const std::string& job_name, const std::vector<std::string>& nodes,
                          const SlurmOptions& slurm, const std::filesystem::path& results,
-                         const std::filesystem::path& script) {
+                         const std::filesystem::path& script, const StepOptions& steps) {
+  if (steps.parallel < 1) {
+    return input_error("--parallel-steps: must be at least 1");
+  }
   ENVLOCK_TRY(check_sbatch_value("--results", results.string()));
   json options = json::array();
   const std::vector<std::pair<const char*, const std::string*>> pass = {
@@ -62,6 +74,8 @@ Result<json> common_data(const std::string& job_name, const std::vector<std::str
   data["results"] = results.string();
   data["results_q"] = shell_quote(results.string());
   data["script"] = script.string();
+  data["parallel"] = std::to_string(steps.parallel);
+  data["step_time"] = step_time(steps);
   return data;
 }
 
@@ -104,8 +118,8 @@ std::string pyxis_image(const std::string& image) {
 }
 
 Result<std::string> render_verify_script(const VerifyScript& job) {
-  ENVLOCK_TRY_ASSIGN(json data,
-                     common_data(job.job_name, job.nodes, job.slurm, job.results, job.script));
+  ENVLOCK_TRY_ASSIGN(json data, common_data(job.job_name, job.nodes, job.slurm, job.results,
+                                            job.script, job.steps));
   ENVLOCK_TRY(check_sbatch_value("--gres", job.gpu_request));
   json resources = json::array();
   if (!job.gpu_request.empty()) {
@@ -137,8 +151,8 @@ Result<std::string> render_verify_script(const VerifyScript& job) {
 }
 
 Result<std::string> render_distribute_script(const DistributeScript& job) {
-  ENVLOCK_TRY_ASSIGN(json data,
-                     common_data(job.job_name, job.nodes, job.slurm, job.results, job.script));
+  ENVLOCK_TRY_ASSIGN(json data, common_data(job.job_name, job.nodes, job.slurm, job.results,
+                                            job.script, job.steps));
   const std::string out = shell_quote(job.results.string() + "/nodes") + "/\"$SLURMD_NODENAME\"";
   const std::string check = "sha256sum " + shell_quote(job.dest.string()) + " > " + out +
                             ".sha256.tmp 2> " + out + ".err; mv " + out + ".sha256.tmp " + out +

@@ -20,6 +20,13 @@ struct SlurmOptions {
   std::string reservation;
 };
 
+// How the job's steps are run: one step per node, at most `parallel` at a time, each with its
+// own time limit.
+struct StepOptions {
+  int parallel = 64;    // concurrent steps (srun processes on the batch host)
+  int step_seconds = 0; // each step's time limit (srun --time, whole minutes); 0: the job's
+};
+
 enum class RunMode { container, no_container };
 
 struct VerifyScript {
@@ -40,6 +47,7 @@ struct VerifyScript {
   // none sees no GPU.
   std::string gpu_request;
   bool exclusive = true; // #SBATCH --exclusive: nothing else runs on a node while it is checked
+  StepOptions steps;
   std::string job_name = "envlock-fleet-verify";
 };
 
@@ -51,6 +59,7 @@ struct DistributeScript {
   std::filesystem::path source; // the .sqsh, absolute
   std::filesystem::path dest;   // the path on each node, absolute
   bool copy = true;             // false: only hash the copies already there
+  StepOptions steps;
   std::string job_name = "envlock-fleet-distribute";
 };
 

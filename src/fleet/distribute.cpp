@@ -1,7 +1,9 @@
 #include "fleet/distribute.hpp"
 
 #include "fleet/hostlist.hpp"
+#include "fleet/node_availability.hpp"
 #include "fleet/node_results.hpp"
+#include "fleet/verify_run.hpp"
 #include "formats/squashfs_result.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
@@ -22,11 +24,12 @@ std::map<std::string, NodeHash> read_hashes(const fs::path& results,
   for (const auto& node : nodes) {
     NodeHash hash;
     const fs::path sum = nodes_dir(results) / (node + ".sha256");
+    const fs::path err = nodes_dir(results) / (node + ".err");
     if (util::path_exists(sum)) {
       hash.sha256sum_output = util::read_file_limited(sum, 4096).value_or("");
     }
-    hash.error = std::string(util::trim(
-        util::read_file_limited(nodes_dir(results) / (node + ".err"), 4096).value_or("")));
+    hash.answered = hash.sha256sum_output.has_value() || util::path_exists(err);
+    hash.error = std::string(util::trim(util::read_file_limited(err, 4096).value_or("")));
     out[node] = std::move(hash);
   }
   return out;
@@ -34,9 +37,13 @@ std::map<std::string, NodeHash> read_hashes(const fs::path& results,
 
 NodeCopy check_copy(const std::string& node, const NodeHash& hash, const std::string& expected) {
   NodeCopy copy{node, "fail", "", ""};
+  if (!hash.answered) {
+    copy.outcome = "not_verified";
+    copy.reason = "no result from the node";
+    return copy;
+  }
   if (!hash.sha256sum_output) {
-    copy.outcome = "missing";
-    copy.reason = "no result";
+    copy.reason = hash.error.empty() ? "sha256sum left no hash" : hash.error;
     return copy;
   }
   const std::string text{util::trim(*hash.sha256sum_output)};
@@ -75,7 +82,7 @@ Result<std::string> recorded_sqsh_sha256(const fs::path& result_json) {
 }
 
 Result<DistributeReport> run_distribute(const DistributeRun& run) {
-  const auto& script = run.script;
+  DistributeScript script = run.script;
   std::error_code ec;
   fs::remove_all(nodes_dir(script.results), ec);
   fs::remove(script.results / "sbcast.failed", ec);
@@ -83,34 +90,58 @@ Result<DistributeReport> run_distribute(const DistributeRun& run) {
   if (ec) {
     return env_error(nodes_dir(script.results).string() + ": " + ec.message());
   }
-  ENVLOCK_TRY_ASSIGN(const std::string text, render_distribute_script(script));
-  ENVLOCK_TRY(util::write_file_atomic(script.script, text, 0755));
-  ENVLOCK_TRY_ASSIGN(const std::string job_id, submit_batch(script.script));
-  if (run.on_submitted) {
-    run.on_submitted(job_id);
-  }
-  const auto done = [&] {
-    std::size_t n = 0;
-    for (const auto& node : script.nodes) {
-      n += util::path_exists(nodes_dir(script.results) / (node + ".sha256")) ? 1 : 0;
+  // Nodes Slurm will not give the job are not waited for: the job would never start.
+  ENVLOCK_TRY_ASSIGN(const auto before, node_states());
+  const bool reservation = !script.slurm.reservation.empty();
+  const NodeSplit split = split_by_state(script.nodes, before, reservation);
+  script.nodes = split.usable;
+  std::string job_id;
+  WaitOutcome waited;
+  if (!script.nodes.empty()) {
+    ENVLOCK_TRY_ASSIGN(const std::string text, render_distribute_script(script));
+    ENVLOCK_TRY(util::write_file_atomic(script.script, text, 0755));
+    ENVLOCK_TRY_ASSIGN(job_id, submit_batch(script.script));
+    if (run.on_submitted) {
+      run.on_submitted(job_id);
     }
-    return n;
-  };
-  ENVLOCK_TRY_ASSIGN(
-      const WaitOutcome waited,
-      wait_for_job(job_id, done, script.nodes.size(), run.on_progress, run.poll_milliseconds));
-  const JobState& job = waited.job;
-  DistributeReport report = check_copies(read_hashes(script.results, script.nodes), run.expected);
+    const auto done = [&] {
+      std::size_t n = 0;
+      for (const auto& node : script.nodes) {
+        n += util::path_exists(nodes_dir(script.results) / (node + ".sha256")) ? 1 : 0;
+      }
+      return n;
+    };
+    WaitLimits limits = run.limits;
+    if (limits.deadline.count() == 0) {
+      // The copy (sbcast) counts as one more step.
+      limits.deadline =
+          default_deadline(script.nodes.size(), script.steps, limits.pending_limit, 1) +
+          std::chrono::seconds(script.steps.step_seconds > 0 ? script.steps.step_seconds : 3600);
+    }
+    ENVLOCK_TRY_ASSIGN(waited,
+                       wait_for_job(job_id, done, script.nodes.size(), run.on_progress, limits));
+  }
+  DistributeReport report =
+      check_copies(read_hashes(script.results, run.script.nodes), run.expected);
   report.file = script.source.filename().string();
   report.dest = script.dest.string();
   const auto states = node_states().value_or({});
   const std::string sbcast = std::string(
       util::trim(util::read_file_limited(script.results / "sbcast.failed", 4096).value_or("")));
   for (auto& node : report.nodes) {
-    if (node.outcome == "missing") {
-      node.reason += "; " + slurm_words(node.node, job_id, job, states);
+    if (const auto out = split.not_waited_for.find(node.node); out != split.not_waited_for.end()) {
+      node.reason = *unavailable_because(out->second, reservation);
+      continue;
     }
-    if (node.outcome != "pass" && !sbcast.empty()) {
+    if (node.outcome == "not_verified") {
+      node.reason =
+          waited.end == WaitEnd::pending_timeout
+              ? waited.words + "; " + node_words(node.node, states)
+              : node.reason + "; " +
+                    (waited.words.empty() ? slurm_words(node.node, job_id, waited.job, states)
+                                          : waited.words);
+    }
+    if (node.outcome == "fail" && !sbcast.empty()) {
       node.reason += "; " + sbcast;
     }
   }
@@ -126,8 +157,15 @@ std::string distribute_report_to_table(const DistributeReport& report) {
   std::size_t passed = 0;
   for (const auto& n : report.nodes) {
     passed += n.outcome == "pass" ? 1 : 0;
-    const std::string label = n.outcome == "pass" ? "PASS" : n.outcome == "fail" ? "FAIL" : "MISS";
-    out += label + "  " + n.node + "  " + (n.outcome == "pass" ? n.sha256 : n.reason) + "\n";
+    const std::string label = n.outcome == "pass"           ? "PASS"
+                              : n.outcome == "fail"         ? "FAIL"
+                              : n.outcome == "not_verified" ? "SKIP"
+                                                            : "MISS";
+    out += label + "  " + n.node + "  " +
+           (n.outcome == "pass"           ? n.sha256
+            : n.outcome == "not_verified" ? "not verified: " + n.reason
+                                          : n.reason) +
+           "\n";
   }
   out += std::to_string(passed) + " of " + std::to_string(report.nodes.size()) + " nodes hold " +
          report.dest + " with sha256 " + report.expected + "\n";
@@ -137,6 +175,9 @@ std::string distribute_report_to_table(const DistributeReport& report) {
 std::vector<NodeVerdict> verdicts_from_distribute(const DistributeReport& report) {
   std::vector<NodeVerdict> out;
   for (const auto& n : report.nodes) {
+    if (n.outcome == "not_verified") {
+      continue; // nothing is known of its copy
+    }
     const bool passed = n.outcome == "pass";
     out.push_back({n.node, passed,
                    passed                ? ""

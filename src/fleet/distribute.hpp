@@ -9,6 +9,7 @@
 #include "formats/distribute_report.hpp"
 #include "util/result.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -24,6 +25,7 @@ using formats::NodeCopy;
 struct NodeHash {
   std::optional<std::string> sha256sum_output;
   std::string error;
+  bool answered = true; // the node left anything (its hash or its error file)
 };
 
 // Compares each node's hash with `expected`. Pure; nodes in natural order.
@@ -37,19 +39,22 @@ Result<std::string> recorded_sqsh_sha256(const std::filesystem::path& result_jso
 struct DistributeRun {
   DistributeScript script;
   std::string expected;
-  int poll_milliseconds = 300;
+  WaitLimits limits{300, 5000, std::chrono::seconds(600), std::chrono::seconds(0)};
   Progress on_progress;
   std::function<void(const std::string& job_id)> on_submitted;
 };
 
 // Writes the script, runs the job, reads the nodes' hashes and writes distribute-report.json.
-// Environment error when Slurm refuses the job or a file cannot be written.
+// Nodes Slurm will not give a job (drained, down, ...) are left out of it and reported as
+// not_verified with their states, as are nodes that left no result (lost, or the job was given
+// up on: pending past the limit, not over by the deadline, Slurm not answering). Environment
+// error when Slurm refuses the job or a file cannot be written.
 Result<DistributeReport> run_distribute(const DistributeRun& run);
 
 // One line per node ("PASS  node1  sha256") and a summary.
 std::string distribute_report_to_table(const DistributeReport& report);
 
-// The drain verdicts of a distribute report.
+// The drain verdicts of a distribute report; not_verified nodes get none.
 std::vector<NodeVerdict> verdicts_from_distribute(const DistributeReport& report);
 
 } // namespace envlock::fleet

@@ -27,6 +27,7 @@ using formats::to_string;
 struct NodeInput {
   std::string node;
   bool reported = false;        // a readable envlock.report/v1 was found
+  bool answered = false;        // the node left anything at all (report, exit status, host facts)
   std::optional<int> exit_code; // the verifier's exit status, when it was recorded
   formats::Report report;       // the verifier's report (when reported)
   // `envlock node --check --format json` output (NODE.host.json), when there is one.

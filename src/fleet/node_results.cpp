@@ -29,45 +29,65 @@ std::optional<int> read_exit_code(const fs::path& path) {
   return value;
 }
 
+// NODE.host.json, when there is one: host checks that cannot be read fail the node; they are
+// never left out quietly.
+void read_host(const fs::path& dir, NodeInput& input) {
+  const fs::path host = dir / (input.node + ".host.json");
+  if (!util::path_exists(host)) {
+    return;
+  }
+  input.answered = true;
+  auto facts = formats::read_node_facts(host);
+  if (facts) {
+    input.host = std::move(*facts);
+    return;
+  }
+  formats::CheckResult unread;
+  unread.id = "host";
+  unread.title = "Host facts and expect.host checks";
+  unread.outcome = formats::Outcome::fail;
+  unread.reason = facts.error().message;
+  input.report.checks.push_back(std::move(unread));
+}
+
 NodeInput read_node(const fs::path& dir, const std::string& node) {
   NodeInput input;
   input.node = node;
   input.exit_code = read_exit_code(dir / (node + ".rc"));
+  input.answered = input.exit_code.has_value() || util::path_exists(dir / (node + ".rc"));
+  read_host(dir, input);
   const fs::path json = dir / (node + ".json");
-  if (!util::path_exists(json) && util::path_exists(dir / (node + ".not-verified.json"))) {
-    const auto skipped = util::read_json_file(dir / (node + ".not-verified.json"));
-    if (skipped && skipped->is_object() && skipped->value("reason", nlohmann::json()).is_string()) {
-      input.not_verified = (*skipped)["reason"].get<std::string>();
+  if (!util::path_exists(json)) {
+    if (util::path_exists(dir / (node + ".not-verified.json"))) {
+      const auto skipped = util::read_json_file(dir / (node + ".not-verified.json"));
+      if (skipped && skipped->is_object() &&
+          skipped->value("reason", nlohmann::json()).is_string()) {
+        input.not_verified = (*skipped)["reason"].get<std::string>();
+        return input;
+      }
+    }
+    if (!input.answered) {
+      // Nothing reached the results folder: the node did not answer. It is not verified, and
+      // never judged (or drained) for it.
+      input.not_verified = "no result from the node";
       return input;
     }
-  }
-  if (!util::path_exists(json)) {
     input.problem = input.exit_code ? "envlock-verify exited " + std::to_string(*input.exit_code) +
                                           " without a report"
                                     : "no report";
     return input;
   }
+  input.answered = true;
   auto report = formats::read_report(json);
   if (!report) {
     input.problem = report.error().message;
     return input;
   }
   input.reported = true;
+  auto host_checks = std::move(input.report.checks); // an unreadable NODE.host.json
   input.report = std::move(*report);
-  const fs::path host = dir / (node + ".host.json");
-  if (util::path_exists(host)) {
-    auto facts = formats::read_node_facts(host);
-    if (!facts) {
-      // Host checks that cannot be read fail the node; they are never left out quietly.
-      formats::CheckResult unread;
-      unread.id = "host";
-      unread.title = "Host facts and expect.host checks";
-      unread.outcome = formats::Outcome::fail;
-      unread.reason = facts.error().message;
-      input.report.checks.push_back(std::move(unread));
-    } else {
-      input.host = std::move(*facts);
-    }
+  for (auto& check : host_checks) {
+    input.report.checks.push_back(std::move(check));
   }
   return input;
 }

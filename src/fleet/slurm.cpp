@@ -69,10 +69,11 @@ bool job_finished(const JobState& state) {
   return true;
 }
 
-void cancel_job(const std::string& job_id) {
+bool cancel_job(const std::string& job_id) {
   util::ProcessOptions options;
   options.when_interrupted = true; // cancelling is what an interrupted wait does
-  (void)util::run_process({"scancel", job_id}, options);
+  const auto result = util::run_process({"scancel", job_id}, options);
+  return result && result->exit_code == 0;
 }
 
 std::map<std::string, NodeState> parse_node_states(const std::string& text) {

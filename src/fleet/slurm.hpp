@@ -32,8 +32,9 @@ Result<JobState> job_state(const std::string& job_id);
 // True once the job will run no more (any state but pending, running and their kin).
 bool job_finished(const JobState& state);
 
-// Cancels a job (scancel); errors are ignored, as the job may have ended meanwhile.
-void cancel_job(const std::string& job_id);
+// Cancels a job (scancel); false when scancel could not be run or refused (the job may have
+// ended meanwhile, or Slurm may not answer).
+bool cancel_job(const std::string& job_id);
 
 // Every node's state and reason from `sinfo -N`, by node. Environment error without sinfo.
 Result<std::map<std::string, NodeState>> node_states();

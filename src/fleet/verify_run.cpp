@@ -8,6 +8,8 @@
 #include "util/json.hpp"
 #include "util/sha256.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <system_error>
 
 namespace envlock::fleet {
@@ -37,6 +39,17 @@ Status write_reports(const fs::path& results, const FleetReport& report,
 }
 
 } // namespace
+
+std::chrono::seconds default_deadline(std::size_t nodes, const StepOptions& steps,
+                                      std::chrono::seconds pending_limit, int steps_per_node) {
+  const auto parallel = static_cast<std::size_t>(std::max(steps.parallel, 1));
+  const auto waves = static_cast<std::int64_t>((nodes + parallel - 1) / parallel);
+  // A step's limit is enforced in whole minutes, checked about every 30 s: round up, add a
+  // minute per step for Slurm to end it.
+  const std::int64_t minutes = (static_cast<std::int64_t>(steps.step_seconds) + 59) / 60;
+  const std::int64_t step = steps.step_seconds > 0 ? (minutes + 1) * 60 : k_unlimited_step_seconds;
+  return pending_limit + std::chrono::seconds(waves * steps_per_node * step + 120);
+}
 
 Result<std::string> image_digest(const std::string& image) {
   if (image.rfind("docker://", 0) == 0) {
@@ -69,39 +82,55 @@ Result<VerifyOutcome> run_fleet_verify(const VerifyRun& run) {
                                    *unavailable_because(state, !script.slurm.reservation.empty())));
   }
   script.nodes = split.usable;
-  std::string job_id;
-  JobState job;
+  VerifyOutcome outcome;
+  WaitOutcome waited;
   if (!script.nodes.empty()) {
     ENVLOCK_TRY_ASSIGN(const std::string text, render_verify_script(script));
     ENVLOCK_TRY(util::write_file_atomic(script.script, text, 0755));
-    ENVLOCK_TRY_ASSIGN(job_id, submit_batch(script.script));
+    ENVLOCK_TRY_ASSIGN(outcome.job_id, submit_batch(script.script));
     if (run.on_submitted) {
-      run.on_submitted(job_id);
+      run.on_submitted(outcome.job_id);
     }
-    ENVLOCK_TRY_ASSIGN(const WaitOutcome waited,
+    WaitLimits limits = run.limits;
+    if (limits.deadline.count() == 0) {
+      limits.deadline = default_deadline(script.nodes.size(), script.steps, limits.pending_limit,
+                                         script.host_checker.empty() ? 1 : 2);
+    }
+    ENVLOCK_TRY_ASSIGN(waited,
                        wait_for_job(
-                           job_id, [&] { return count_done(script.results, script.nodes); },
-                           script.nodes.size(), run.on_progress, run.poll_milliseconds,
-                           run.pending_limit));
-    job = waited.job;
-    if (waited.pending_timeout) {
-      const std::string reason =
-          "job " + job_id + " pending for more than " + std::to_string(run.pending_limit.count()) +
-          " s (" + (job.reason.empty() ? "no reason given" : job.reason) + "); cancelled";
-      for (const auto& node : script.nodes) {
-        ENVLOCK_TRY(write_not_verified(script.results, node, reason));
-      }
-    }
+                           outcome.job_id, [&] { return count_done(script.results, script.nodes); },
+                           script.nodes.size(), run.on_progress, limits));
   }
-  std::vector<NodeInput> inputs = read_node_results(script.results, run.script.nodes);
+  outcome.polls = waited.polls;
+  outcome.failed_polls = waited.failed_polls;
+  outcome.wait_words = waited.words;
+  // A node that left nothing did not answer: not verified (never judged or drained for it), with
+  // what Slurm or the wait says; written down, so --report-only keeps the reason, and a result
+  // that lands later still wins.
+  std::vector<NodeInput> inputs = read_node_results(script.results, script.nodes);
   const auto states = node_states().value_or({});
-  for (auto& input : inputs) {
-    if (!input.reported && !input.not_verified) {
-      input.problem = input.problem + "; " + slurm_words(input.node, job_id, job, states);
+  for (const auto& input : inputs) {
+    if (!input.answered && !outcome.job_id.empty()) {
+      // A job that never started: its words, and the node's state.
+      const std::string why =
+          waited.end == WaitEnd::pending_timeout
+              ? waited.words + "; " + node_words(input.node, states)
+              : "no result from the node; " +
+                    (waited.words.empty()
+                         ? slurm_words(input.node, outcome.job_id, waited.job, states)
+                         : waited.words);
+      ENVLOCK_TRY(write_not_verified(script.results, input.node, why));
     }
   }
-  VerifyOutcome outcome{aggregate(std::move(inputs), run.aggregate), job_id};
-  ENVLOCK_TRY(write_reports(script.results, outcome.report, job_id));
+  inputs = read_node_results(script.results, run.script.nodes);
+  for (auto& input : inputs) {
+    if (!input.reported && !input.not_verified && !outcome.job_id.empty()) {
+      input.problem =
+          input.problem + "; " + slurm_words(input.node, outcome.job_id, waited.job, states);
+    }
+  }
+  outcome.report = aggregate(std::move(inputs), run.aggregate);
+  ENVLOCK_TRY(write_reports(script.results, outcome.report, outcome.job_id));
   return outcome;
 }
 

@@ -41,7 +41,7 @@ Result<DistributeReport> from_json<DistributeReport>(const json& value, const st
       FieldReader n = r.element("nodes", i, (*nodes)[i]);
       NodeCopy copy;
       copy.node = n.str("node");
-      copy.outcome = read_choice(n, "outcome", {"pass", "fail", "missing"});
+      copy.outcome = read_choice(n, "outcome", {"pass", "fail", "missing", "not_verified"});
       copy.sha256 = n.str("sha256");
       check_sha256(n, "sha256", copy.sha256, Empty::allowed);
       copy.reason = n.str("reason");

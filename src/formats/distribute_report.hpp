@@ -18,9 +18,11 @@ inline constexpr const char* k_distribute_report_file = "distribute-report.json"
 
 struct NodeCopy {
   std::string node;
-  std::string outcome; // "pass", "fail" or "missing"
-  std::string sha256;  // what the node computed; empty when it could not
-  std::string reason;  // why it failed or is missing
+  // "pass", "fail", "not_verified" (out of service, or it left no result: never drained for it)
+  // or "missing" (what earlier versions wrote for a node without a result)
+  std::string outcome;
+  std::string sha256; // what the node computed; empty when it could not
+  std::string reason; // why it failed or is missing
   bool operator==(const NodeCopy&) const = default;
 };
 

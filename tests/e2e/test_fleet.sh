@@ -219,7 +219,7 @@ run_cmd w "$ENVLOCK" fleet verify --lock "$LOCK" --image image.sqsh --nodes node
   --verifier "$ENVLOCK_VERIFY" --results waited --wait-timeout 2
 check_eq "$w_rc" 1 "a job pending past --wait-timeout: exit 1"
 job=$(jq_py waited/fleet-report.json 'd["run"]["job_id"]')
-check_contains "$w_out" "SKIP  node1  not verified: job $job pending for more than 2 s (Resources); cancelled" "the node is reported with the pending reason"
+check_contains "$w_out" "SKIP  node1  not verified: job $job pending for more than 2 s (Resources); cancelled; node allocated" "the node is reported with the pending reason and its state"
 check_eq "$(scontrol show job -o "$job" | grep -o 'JobState=[A-Z]*')" "JobState=CANCELLED" "the pending job was cancelled"
 
 # ---- SIGINT while fleet verify waits for its pending job: the job is cancelled, exit 130

@@ -7,6 +7,7 @@
 #include "fleet/hostlist.hpp"
 #include "util/sha256.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -25,6 +26,9 @@ struct Options {
   std::string results = "fleet-distribute";
   bool check_only = false;
   fleet::SlurmOptions slurm;
+  int wait_timeout_seconds = 600;
+  int deadline_seconds = 0;
+  fleet::StepOptions steps{64, 900};
 };
 
 Result<std::vector<std::string>> nodes_of(const Options& o) {
@@ -60,6 +64,9 @@ Result<ExitCode> run_distribute(const Options& o) {
   script.source = fs::absolute(o.image).lexically_normal();
   script.dest = o.dest;
   script.copy = !o.check_only;
+  script.steps = o.steps;
+  run.limits.pending_limit = std::chrono::seconds(o.wait_timeout_seconds);
+  run.limits.deadline = std::chrono::seconds(o.deadline_seconds);
   run.on_progress = [](std::size_t done, std::size_t total) {
     std::cerr << "nodes done " << done << "/" << total << "\n";
   };
@@ -91,6 +98,7 @@ Runner setup(CLI::App& fleet) {
       ->type_name("DIR");
   fleet.add_flag("--check-only", o->check_only, "Do not copy; only check the copies already there");
   add_sbatch_options(fleet, o->slurm);
+  add_wait_options(fleet, o->wait_timeout_seconds, o->deadline_seconds, o->steps);
   cmdline::set_footer(fleet,
                       "envlock fleet distribute image.sqsh --result squashfs-result.json "
                       "--dest /local/image.sqsh --partition gpu",

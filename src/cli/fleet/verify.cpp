@@ -58,6 +58,9 @@ Result<ExitCode> run_verify(const Options& o) {
     std::cerr << "submitted job " << job_id << " (" << run.script.script.string() << ")\n";
   };
   ENVLOCK_TRY_ASSIGN(const auto outcome, fleet::run_fleet_verify(run));
+  if (!outcome.wait_words.empty()) {
+    std::cerr << "envlock: warning: " << outcome.wait_words << "\n";
+  }
   std::cout << fleet::fleet_report_to_table(outcome.report);
   std::cout << "fleet report: " << (run.script.results / formats::k_fleet_report_file).string()
             << ", " << (run.script.results / "fleet-report.md").string() << "\n";

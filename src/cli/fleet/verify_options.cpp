@@ -90,12 +90,7 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
   app.add_flag("--no-container", o.no_container, "Run the verifier directly on the nodes");
   app.add_flag("--no-host-checks", o.no_host_checks,
                "Skip the host checks (the lock's expect.host and the node's health)");
-  app.add_option("--wait-timeout", o.wait_timeout_seconds,
-                 "Cancel the job if it is still pending after this many seconds; its nodes are "
-                 "reported as not verified")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 7 * 24 * 3600))
-      ->type_name("SECONDS");
+  add_wait_options(app, o.wait_timeout_seconds, o.deadline_seconds, o.steps);
   app.add_option("--gpus-per-node", o.gpus_per_node,
                  "GPUs the job asks for on each node (default: the lock's expect.gpus.count; 0: "
                  "none)")
@@ -107,6 +102,33 @@ void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& o) {
   app.add_flag("--no-exclusive", o.no_exclusive,
                "Share the nodes with other jobs (default: #SBATCH --exclusive)");
   add_sbatch_options(app, o.slurm);
+}
+
+void add_wait_options(CLI::App& app, int& wait_timeout_seconds, int& deadline_seconds,
+                      fleet::StepOptions& steps) {
+  app.add_option("--wait-timeout", wait_timeout_seconds,
+                 "Cancel the job if it is still pending after this many seconds; its nodes are "
+                 "reported as not verified, with their Slurm states")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 7 * 24 * 3600))
+      ->type_name("SECONDS");
+  app.add_option("--deadline", deadline_seconds,
+                 "Cancel the job if it is not over this many seconds after it was submitted; "
+                 "nodes without a result are reported as not verified (default: the wait "
+                 "timeout plus every wave of steps at its limit, plus 2 minutes)")
+      ->check(CLI::Range(1, 7 * 24 * 3600))
+      ->type_name("SECONDS");
+  app.add_option("--step-timeout", steps.step_seconds,
+                 "Each node's job step's own time limit (srun --time, rounded up to minutes; "
+                 "0: the job's)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 7 * 24 * 3600))
+      ->type_name("SECONDS");
+  app.add_option("--parallel-steps", steps.parallel,
+                 "Job steps (one per node) running at once; each is an srun on the batch host")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000))
+      ->type_name("N");
 }
 
 void add_sbatch_options(CLI::App& app, fleet::SlurmOptions& slurm) {
@@ -174,7 +196,9 @@ Result<fleet::VerifyRun> make_verify_run(const FleetVerifyOptions& o,
   run.aggregate.reference = o.reference;
   run.aggregate.tolerance = o.tolerance_percent / 100.0;
   run.aggregate.busbw_thresholds = lock.expect.nccl_busbw_gbps;
-  run.pending_limit = std::chrono::seconds(o.wait_timeout_seconds);
+  script.steps = o.steps;
+  run.limits.pending_limit = std::chrono::seconds(o.wait_timeout_seconds);
+  run.limits.deadline = std::chrono::seconds(o.deadline_seconds);
   run.on_progress = print_progress;
   return run;
 }

@@ -22,14 +22,21 @@ struct FleetVerifyOptions {
   bool no_container = false;
   bool no_host_checks = false;
   int wait_timeout_seconds = 600; // a job pending longer is cancelled
-  int gpus_per_node = -1;         // -1: the lock's expect.gpus.count
-  std::string gres;               // --gres SPEC instead of --gpus-per-node
+  fleet::StepOptions steps{64, 900};
+  int deadline_seconds = 0; // the whole wait; 0: fleet::default_deadline
+  int gpus_per_node = -1;   // -1: the lock's expect.gpus.count
+  std::string gres;         // --gres SPEC instead of --gpus-per-node
   bool no_exclusive = false;
   fleet::SlurmOptions slurm;
 };
 
 // Adds --account, --qos, --time and --reservation (passed to #SBATCH) to a subcommand.
 void add_sbatch_options(CLI::App& app, fleet::SlurmOptions& slurm);
+
+// Adds --wait-timeout, --deadline, --step-timeout and --parallel-steps: the limits of a fleet
+// job and of envlock's wait for it.
+void add_wait_options(CLI::App& app, int& wait_timeout_seconds, int& deadline_seconds,
+                      fleet::StepOptions& steps);
 
 // Adds the shared options to a subcommand.
 void add_fleet_verify_options(CLI::App& app, FleetVerifyOptions& options);

@@ -1,18 +1,23 @@
-# A real Slurm cluster on this host for the fleet suites: munged, slurmctld and four slurmd
-# (node1..node4) with free ports, every file under $WORK/slurm, stopped by PID when the suite
-# ends (lib.sh's bg). Each slurmd runs in its own mount namespace in which $SLURM_LOCAL (the
+# A real Slurm cluster on this host for the fleet suites: munged, slurmctld and $SLURM_NODES
+# slurmd (node1..nodeN, default 4; many slurmd share the host as NodeName=nodeN
+# NodeHostname=localhost Port=...) with free ports, every file under $WORK/slurm, stopped by PID
+# when the suite ends (lib.sh's bg). Each slurmd runs in its own mount namespace in which $SLURM_LOCAL (the
 # nodes' "local storage") is node N's own folder $WORK/slurm/local-nodeN, so files copied to a
 # node (sbcast) and node-local trees differ per node although the nodes share one host.
 #
 #   slurm_start        skips the suite when munged/slurmctld/slurmd/unshare are missing; exports
-#                      SLURM_CONF and SLURM_LOCAL; returns when sinfo shows 4 idle nodes.
+#                      SLURM_CONF and SLURM_LOCAL; returns when sinfo shows $SLURM_NODES idle
+#                      nodes (default 4).
 #                      Lines in $SLURM_EXTRA_CONF (e.g. Prolog=...) are added to slurm.conf,
 #                      $SLURM_AUTHINFO_EXTRA (e.g. cred_expire=10) to its AuthInfo.
 #                      Each node has 8 GPUs as generic resources (Gres=gpu:8, gres.conf naming
 #                      fake device files under $WORK/slurm/dev): Slurm allocates them and sets
 #                      CUDA_VISIBLE_DEVICES, as on a GPU cluster, so a job that asks for none
 #                      gets none.
+#                      $SLURM_MESSAGE_TIMEOUT sets MessageTimeout (default 5 s),
+#                      $SLURM_MUNGE_THREADS munged's threads (default 2).
 #   slurm_node_states  "node1 idle\nnode2 drained\n..." (sorted)
+#   slurm_slurmd_pid N the pid of nodeN's slurmd
 
 slurm_need() {
   local t missing=()
@@ -25,7 +30,7 @@ slurm_need() {
     skip "Slurm test cluster needs mount namespaces (unshare --mount failed)"
 }
 
-slurm_write_conf() { # $1 dir, $2 socket, $3 controller port, $4.. the four slurmd ports
+slurm_write_conf() { # $1 dir, $2 socket, $3 controller port, $4.. one slurmd port per node
   local d=$1 sock=$2 ctld=$3
   shift 3
   cat >"$d/slurm.conf" <<EOF
@@ -55,7 +60,7 @@ GresTypes=gpu
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 SlurmdTimeout=10
-MessageTimeout=5
+MessageTimeout=${SLURM_MESSAGE_TIMEOUT:-5}
 InactiveLimit=0
 MinJobAge=300
 KillWait=2
@@ -73,11 +78,11 @@ EOF
   for g in 0 1 2 3 4 5 6 7; do
     [ -e "$d/dev/nvidia$g" ] || mknod -m 666 "$d/dev/nvidia$g" c 1 3
   done
-  echo "NodeName=node[1-4] Name=gpu File=$d/dev/nvidia[0-7]" >"$d/gres.conf"
+  echo "NodeName=node[1-$#] Name=gpu File=$d/dev/nvidia[0-7]" >"$d/gres.conf"
 }
 
 slurm_all_idle() {
-  [ "$(sinfo -h -N -o '%N %T' 2>/dev/null | awk '$2=="idle"' | sort -u | wc -l)" -eq 4 ]
+  [ "$(sinfo -h -N -o '%N %T' 2>/dev/null | awk '$2=="idle"' | sort -u | wc -l)" -eq "${SLURM_NODES:-4}" ]
 }
 
 slurm_start() {
@@ -91,24 +96,30 @@ slurm_start() {
   local sock=$d/munge/run/munge.socket.2
   bg munged -F --key-file="$d/munge/etc/munge.key" --socket="$sock" \
     --pid-file="$d/munge/run/munged.pid" --log-file="$d/munge/munged.log" \
-    --seed-file="$d/munge/etc/munged.seed" >/dev/null 2>&1
+    --seed-file="$d/munge/etc/munged.seed" --num-threads="${SLURM_MUNGE_THREADS:-2}" >/dev/null 2>&1
   wait_until 100 test -S "$sock" || skip "munged did not start (see $d/munge/munged.log)"
-  slurm_write_conf "$d" "$sock" "$(free_port)" "$(free_port)" "$(free_port)" "$(free_port)" "$(free_port)"
+  local count=${SLURM_NODES:-4} ports=()
+  # count + 1 free ports at once (held open together, so they differ).
+  mapfile -t ports < <(python3 -c 'import socket,sys
+ss=[socket.socket() for _ in range(int(sys.argv[1]) + 1)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print("\n".join(str(s.getsockname()[1]) for s in ss))' "$count")
+  slurm_write_conf "$d" "$sock" "${ports[@]}"
   export SLURM_CONF=$d/slurm.conf
   trap 'slurm_stop; e2e_cleanup' EXIT
   export SLURM_LOCAL=$d/local
   bg slurmctld -D >"$d/log/slurmctld.out" 2>&1
   local n
-  for n in 1 2 3 4; do
+  for ((n = 1; n <= count; n++)); do
     mkdir -p "$d/local-node$n"
     bg unshare --mount --propagation private /bin/sh -c \
       'mount --bind "$1" "$2" && exec slurmd -D -N "$3"' sh "$d/local-node$n" "$SLURM_LOCAL" "node$n" \
       >"$d/log/slurmd-node$n.out" 2>&1
   done
-  if ! wait_until 300 slurm_all_idle; then
+  if ! wait_until $((300 + count * 5)) slurm_all_idle; then
     sinfo -N >&2
     tail -5 "$d/log/slurmctld.log" >&2
-    fail "slurm cluster up" "4 nodes not idle after 30 s"
+    fail "slurm cluster up" "$count nodes not idle after $((30 + count / 2)) s"
     finish
   fi
 }
@@ -128,4 +139,8 @@ slurm_stop() {
 
 slurm_node_states() {
   sinfo -h -N -o '%N %T' | sort -u
+}
+
+slurm_slurmd_pid() {
+  cat "$WORK/slurm/run/slurmd-node$1.pid"
 }

@@ -67,11 +67,17 @@ TEST_SUITE("fleet.batch_script") {
         "each\n"
         "# node's report in /shared/acceptance/run1/nodes/NODE.json and its exit status in "
         "NODE.rc.\n"
+        "# Each node is its own job step (at most 64 at a time, each with its own time\n"
+        "# limit), and the job runs with --no-kill and --no-requeue: a node that is lost ends its "
+        "own step\n"
+        "# only, and the other nodes' results stand.\n"
         "# Submit it with `bash /shared/acceptance/run1/fleet-verify.sbatch`: it asks sinfo for "
         "the nodes of partition\n"
         "# gpu and submits itself with them (sbatch alone would give it one node).\n"
         "#SBATCH --job-name=envlock-fleet-verify\n"
         "#SBATCH --ntasks-per-node=1\n"
+        "#SBATCH --no-kill\n"
+        "#SBATCH --no-requeue\n"
         "#SBATCH --output=/shared/acceptance/run1/slurm-%j.out\n"
         "#SBATCH --gpus-per-node=8\n"
         "#SBATCH --exclusive\n"
@@ -129,6 +135,25 @@ TEST_SUITE("fleet.batch_script") {
     CHECK_FALSE(render_verify_script(job).has_value());
   }
 
+  TEST_CASE("one step per node, bounded in number, each with its own time limit") {
+    auto job = container_job();
+    job.steps = {16, 61};
+    auto text = render_verify_script(job);
+    REQUIRE(text.has_value());
+    CHECK(text->find("#SBATCH --no-kill\n#SBATCH --no-requeue\n") != std::string::npos);
+    CHECK(text->find("for node in $(scontrol show hostnames \"$SLURM_JOB_NODELIST\"); do\n"
+                     "  if [ \"$running\" -ge 16 ]; then\n") != std::string::npos);
+    // 61 s is 2 minutes: Slurm counts step limits in whole minutes.
+    CHECK(text->find("srun --nodelist=\"$node\" --nodes=1 --ntasks=1 --kill-on-bad-exit=0 "
+                     "--time=2 --container-image=") != std::string::npos);
+    job.steps = {0, 60};
+    CHECK_FALSE(render_verify_script(job).has_value());
+    job.steps = {1, 0};
+    text = render_verify_script(job);
+    REQUIRE(text.has_value());
+    CHECK(text->find("--kill-on-bad-exit=0 --container-image=") != std::string::npos);
+  }
+
   TEST_CASE("white space in an #SBATCH value is refused") {
     auto job = container_job();
     job.slurm.account = "ml team";
@@ -154,7 +179,8 @@ TEST_SUITE("fleet.batch_script") {
         {"partition", ""},      {"partition_q", "''"}, {"sbatch_options", nlohmann::json::array()},
         {"results_q", "'r'"},   {"script", "s"},       {"resources", nlohmann::json::array()},
         {"verify_step", "'v'"}, {"container", false},  {"mode_words", "directly"},
-        {"image_q", "'i'"},     {"mounts_q", "'m'"},   {"host_step", false}};
+        {"image_q", "'i'"},     {"mounts_q", "'m'"},   {"host_step", false},
+        {"parallel", "4"},      {"step_time", ""}};
     const auto missing = envlock::templates::render_template("fleet-verify.sbatch.mustache", data);
     REQUIRE_FALSE(missing.has_value());
     CHECK(missing.error().message.ends_with(

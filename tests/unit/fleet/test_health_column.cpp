@@ -37,6 +37,35 @@ envlock::fleet::NodeInput node_with_health(const std::string& name,
 } // namespace
 
 TEST_SUITE("fleet.health") {
+  TEST_CASE("host checks that reached the folder judge a node whose verifier left no report") {
+    const std::string drain = "health.gpu.xid GPU 1: drain, reset the GPU";
+    // The node was lost after its host step: only NODE.host.json reached the results folder.
+    envlock::fleet::NodeInput failed;
+    failed.node = "node1";
+    failed.answered = true;
+    failed.not_verified = "no result from the node; job 7 COMPLETED; node down*";
+    failed.host.emplace();
+    failed.host->checks = std::vector<formats::CheckResult>{
+        health_check("health.gpu.xid", Outcome::fail, "GPU 1: Xid 79", drain)};
+    envlock::fleet::NodeInput passed = failed;
+    passed.node = "node2";
+    passed.host->checks =
+        std::vector<formats::CheckResult>{health_check("health.gpu.xid", Outcome::pass, "", "")};
+    const auto report = envlock::fleet::aggregate({failed, passed}, {});
+    CHECK(report.node_outcomes.at("node1") == envlock::fleet::NodeOutcome::fail);
+    CHECK(report.health.at("node1") == "fail");
+    REQUIRE(report.failures.size() == 1);
+    CHECK(report.failures[0].drain == drain);
+    // Passing host checks alone do not make a verdict: the image was never checked.
+    CHECK(report.node_outcomes.at("node2") == envlock::fleet::NodeOutcome::not_verified);
+    const auto verdicts = envlock::fleet::verdicts_from_report(report);
+    REQUIRE(verdicts.size() == 1);
+    CHECK(verdicts[0].node == "node1");
+    CHECK(verdicts[0].reason == "envlock: " + drain);
+    const auto back = formats::from_json<formats::FleetReport>(formats::to_json(report), "r.json");
+    REQUIRE_MESSAGE(back.has_value(), back.error().message);
+  }
+
   TEST_CASE("the health column folds each node's health checks; a failure drains with its line") {
     const std::string drain = "health.gpu.row_remap_pending GPU 3: drain, reset the GPU";
     auto plain =

@@ -3,10 +3,13 @@
 #include "fleet/fleet_report.hpp"
 #include "fleet/node_availability.hpp"
 #include "fleet/node_results.hpp"
+#include "fleet/verify_run.hpp"
 #include "synthetic.hpp"
 #include "util/fs.hpp"
 
+#include <chrono>
 #include <doctest/doctest.h>
+#include <filesystem>
 
 using envlock::fleet::NodeOutcome;
 using envlock::fleet::NodeState;
@@ -103,9 +106,39 @@ TEST_SUITE("fleet.node_availability") {
     REQUIRE(
         envlock::fleet::write_not_verified(tmp.path(), "node2", "down (power supply)").has_value());
     const auto inputs = envlock::fleet::read_node_results(tmp.path(), {"node1", "node2"});
-    CHECK(!inputs[0].not_verified.has_value());
-    CHECK(inputs[0].problem == "no report");
+    // node1 left nothing: it did not answer, so it is not verified (never judged for it).
+    CHECK(inputs[0].not_verified.value_or("") == "no result from the node");
+    CHECK_FALSE(inputs[0].answered);
     CHECK(inputs[1].not_verified.value_or("") == "down (power supply)");
+  }
+
+  TEST_CASE("a node that answered without a report is missing; one that left nothing is not") {
+    const auto tmp = envlock::test::temp_dir();
+    std::filesystem::create_directories(tmp.path() / "nodes");
+    REQUIRE(envlock::util::write_file_atomic(tmp.path() / "nodes" / "node1.rc", "3\n").has_value());
+    auto inputs = envlock::fleet::read_node_results(tmp.path(), {"node1", "node2", "node3"});
+    CHECK(inputs[0].answered);
+    CHECK_FALSE(inputs[0].not_verified.has_value());
+    CHECK(inputs[0].problem == "envlock-verify exited 3 without a report");
+    const auto report = envlock::fleet::aggregate(std::move(inputs), {});
+    CHECK(report.node_outcomes.at("node1") == envlock::fleet::NodeOutcome::missing);
+    CHECK(report.node_outcomes.at("node2") == envlock::fleet::NodeOutcome::not_verified);
+    // The drain list names only the node with a verdict: node1 (its verifier failed).
+    const auto verdicts = envlock::fleet::verdicts_from_report(report);
+    REQUIRE(verdicts.size() == 1);
+    CHECK(verdicts[0].node == "node1");
+    CHECK_FALSE(verdicts[0].passed);
+  }
+
+  TEST_CASE("the deadline of a wait covers every wave of steps at its limit") {
+    using std::chrono::seconds;
+    // 640 nodes, 64 at a time: 10 waves; a 90 s limit is 2 minutes, plus one to end it.
+    CHECK(envlock::fleet::default_deadline(640, {64, 90}, seconds(600), 1) ==
+          seconds(600 + 10 * 180 + 120));
+    CHECK(envlock::fleet::default_deadline(65, {64, 60}, seconds(0), 2) ==
+          seconds(2 * 2 * 120 + 120));
+    CHECK(envlock::fleet::default_deadline(1, {64, 0}, seconds(0), 1) ==
+          seconds(envlock::fleet::k_unlimited_step_seconds + 120));
   }
 
   TEST_CASE("the prolog's and the health check's drains are envlock's, resumed once passed") {
