@@ -11,8 +11,12 @@
 #include "node/health/judge.hpp"
 #include "node/host_check.hpp"
 #include "util/json.hpp"
+#include "util/strings.hpp"
 #include "verify/report/report.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -27,8 +31,10 @@ struct NodeOptions {
   std::string format; // text or json; empty: by -o's extension, else text
   std::string output; // empty: standard output
   bool check = false;
-  bool idle = false;    // --idle: a process on a GPU is a fault (the prolog)
-  bool no_dcgm = false; // --no-dcgm: leave dcgmi diag out
+  bool idle = false;          // --idle: a process on a GPU is a fault (the prolog)
+  bool no_dcgm = false;       // --no-dcgm: leave dcgmi diag out
+  std::vector<long> own_pids; // --own-pid: the check's own processes descend from these
+  double nvml_timeout = 5;    // --nvml-timeout: seconds NVML may take
   std::string lock_path = "envlock.lock.json";
   cmdline::ColourWhen colour = cmdline::ColourWhen::automatic;
 };
@@ -60,26 +66,58 @@ std::string facts_text(const nlohmann::json& facts) {
   return out.str();
 }
 
+// A check that fails because the node's facts could not be read or judged at all (an exception
+// past every reader's own handling): hostile input is a failed rule, never "not judged".
+verify::CheckResult unjudged_check(const std::string& what) {
+  verify::CheckResult r;
+  r.id = "health.node.facts";
+  r.group = "health";
+  r.title = "The node's facts can be read and judged";
+  r.expected = "read and judged";
+  r.outcome = verify::Outcome::fail;
+  r.reason = "cannot be read: " + util::escape_invalid_utf8(what) + "; drain, investigate";
+  r.details["drain"] = "health.node.facts: drain, investigate";
+  return r;
+}
+
 Result<ExitCode> run_node(const NodeOptions& o) {
   node::HostSources sources = node::host_sources_from_environment();
   sources.dcgm = o.no_dcgm ? node::DcgmDiag::skip : node::DcgmDiag::run;
+  sources.nvml_deadline =
+      std::chrono::milliseconds(static_cast<long long>(std::max(0.1, o.nvml_timeout) * 1000));
   std::vector<verify::CheckResult> checks;
   std::optional<lock::Lock> l;
   if (o.check) {
     ENVLOCK_TRY_ASSIGN(l, lock::read_lock(o.lock_path));
-    if (l->expect.host.empty() && !node::health::judges_health(l->expect)) {
-      return input_error(o.lock_path + ": expect.host: empty; nothing to check");
-    }
   }
-  nlohmann::json facts = node::collect_host_facts(sources);
-  if (l) {
-    checks = node::check_host(facts, l->expect.host);
-    if (node::health::judges_health(l->expect)) {
-      const auto health = node::health::check_health(
-          facts, node::health::judge_options(l->expect, o.idle ? node::health::Idle::expected
-                                                               : node::health::Idle::not_expected));
+  nlohmann::json facts;
+  try {
+    facts = node::collect_host_facts(sources);
+    if (l) {
+      checks = node::check_host(facts, l->expect.host);
+      // Every GPU NVML sees is judged, whatever the lock says about GPUs; expect.host.health
+      // only sets the thresholds.
+      auto options = node::health::judge_options(
+          l->expect, o.idle ? node::health::Idle::expected : node::health::Idle::not_expected);
+      options.own_pids = o.own_pids;
+      const auto health = node::health::check_health(facts, options);
       checks.insert(checks.end(), health.begin(), health.end());
     }
+  } catch (const std::exception& e) {
+    if (!o.check) {
+      throw;
+    }
+    facts = {{"schema", node::k_facts_schema},
+             {"facts", nlohmann::json::object()},
+             {"gpus", nlohmann::json::array()}};
+    checks = {unjudged_check(e.what())};
+  }
+  for (auto& c : checks) {
+    // What the checks say comes from the host: text, whatever bytes it held.
+    for (std::string* text : {&c.reason, &c.found, &c.expected, &c.title}) {
+      *text = util::escape_invalid_utf8(*text);
+    }
+    node::make_valid_utf8(c.details);
   }
   verify::Report report;
   report.tool_version = ENVLOCK_VERSION;
@@ -108,8 +146,21 @@ Result<ExitCode> run_node(const NodeOptions& o) {
               verify::report_to_table(report, colour ? verify::Colour::on : verify::Colour::off);
     }
   }
-  ENVLOCK_TRY(cmdline::write_output(o.output, text));
-  return verify::summarize(checks).failed > 0 ? ExitCode::failed : ExitCode::ok;
+  const Status written = cmdline::write_output(o.output, text);
+  const ExitCode code = verify::summarize(checks).failed > 0 ? ExitCode::failed : ExitCode::ok;
+  if (node::nvml_abandoned()) {
+    // A thread is still inside an NVML call that outlived its deadline: it cannot be joined,
+    // and NVML's destructors must not run beneath it. The output is written; end here.
+    if (!written) {
+      std::cerr << "envlock: error: " << written.error().message << "\n";
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    (void)std::fflush(nullptr);
+    ::_exit(written ? static_cast<int>(code) : static_cast<int>(ExitCode::environment));
+  }
+  ENVLOCK_TRY(written);
+  return code;
 }
 
 } // namespace
@@ -133,6 +184,16 @@ CommandSpec spec() {
         app.add_flag("--idle", o->idle,
                      "With --check: the node should be idle (a prolog); a process on a GPU fails");
         app.add_flag("--no-dcgm", o->no_dcgm, "Do not run dcgmi diag -r 1 where DCGM is installed");
+        app.add_option("--own-pid", o->own_pids,
+                       "With --idle: GPU processes of root descended from PID are the check's "
+                       "own (the prolog's envlock-verify); repeatable")
+            ->type_name("PID")
+            ->check(CLI::PositiveNumber);
+        app.add_option("--nvml-timeout", o->nvml_timeout,
+                       "Seconds NVML may take to answer; a call still unanswered fails its GPU "
+                       "(default 5)")
+            ->type_name("SECONDS")
+            ->check(CLI::Range(0.1, 3600.0));
         app.add_option("--lock", o->lock_path, "The lock for --check (default: envlock.lock.json)")
             ->type_name("FILE");
         cmdline::add_colour_option(app, o->colour);

@@ -5,6 +5,7 @@
 #include "node/health/health_facts.hpp"
 #include "node/os_release.hpp"
 #include "node/slurm_plugins.hpp"
+#include "util/strings.hpp"
 
 #include <cstdlib>
 #include <future>
@@ -142,7 +143,8 @@ json collect_host_facts(const HostSources& sources) {
   // The GPUs (NVML, ~70 ms a GPU with health) are read while the facts that do not need them are.
   auto gpu_read = std::async(std::launch::async, [&sources, with_health]() {
     return read_gpus(sources.nvml, sources.run_programs,
-                     with_health ? health::gpu_health_reader(sources.root) : PerGpuReader());
+                     with_health ? health::gpu_health_reader(sources.root) : PerGpuReader(),
+                     sources.nvml_deadline);
   });
   json facts = json::object();
   add_dmi(facts, sources.root);
@@ -170,7 +172,39 @@ json collect_host_facts(const HostSources& sources) {
     host_health.host["dcgm"] = health::run_dcgm_diag(health_sources.dcgm);
     out["health"] = health::collect_health(sources.root, std::move(host_health), gpus);
   }
+  make_valid_utf8(out);
   return out;
+}
+
+void make_valid_utf8(json& value) {
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (util::invalid_utf8_at(text)) {
+      value = util::escape_invalid_utf8(text);
+    }
+    return;
+  }
+  if (value.is_array()) {
+    for (auto& item : value) {
+      make_valid_utf8(item);
+    }
+    return;
+  }
+  if (!value.is_object()) {
+    return;
+  }
+  bool keys_valid = true;
+  for (auto& [key, item] : value.items()) {
+    keys_valid = keys_valid && !util::invalid_utf8_at(key);
+    make_valid_utf8(item);
+  }
+  if (!keys_valid) {
+    json fixed = json::object();
+    for (auto& [key, item] : value.items()) {
+      fixed[util::escape_invalid_utf8(key)] = std::move(item);
+    }
+    value = std::move(fixed);
+  }
 }
 
 HostSources host_sources_from_environment() {

@@ -8,7 +8,9 @@
 #pragma once
 
 #include "formats/node_facts.hpp"
+#include "node/gpus.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,7 +32,13 @@ struct HostSources {
   bool run_programs = true; // ask nvidia-smi, docker, enroot, slurmd, dmesg ... for their versions
   HealthFacts health = HealthFacts::read;
   DcgmDiag dcgm = DcgmDiag::run;
+  // How long NVML may take (gpus.hpp): past it the unanswered call is a failed rule.
+  std::chrono::milliseconds nvml_deadline = k_nvml_deadline;
 };
+
+// Every string of `value` (keys too) made valid UTF-8, invalid bytes written "\xNN": what a
+// host holds (a process name, a log line, NVML's text) is never trusted to be text.
+void make_valid_utf8(nlohmann::json& value);
 
 // The sources `envlock node` reads: / and libnvidia-ml.so.1, unless ENVLOCK_NODE_ROOT names
 // another root (a folder laid out like /: a node's tree seen from outside, a test's) and

@@ -3,6 +3,7 @@
 
 #include "node/nvml.hpp"
 
+#include <chrono>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,15 +20,28 @@ struct GpuInventory {
   // What the PerGpuReader returned for each GPU, in index order (NVML only; empty otherwise).
   nlohmann::json per_gpu = nlohmann::json::array();
   std::string nvml_missing; // why NVML could not be read ("" when it was)
+  // Set when NVML loaded and then failed, answered nonsense (more than k_max_gpus GPUs) or did
+  // not answer within the deadline: a fault of the node, whatever the lock expects of its GPUs.
+  std::string nvml_fault;
 };
+
+// The most GPUs a node can hold; an NVML that reports more is answering nonsense.
+inline constexpr unsigned k_max_gpus = 64;
+
+// How long NVML may take to answer, from nvmlInit_v2 to nvmlShutdown, by default.
+inline constexpr std::chrono::milliseconds k_nvml_deadline{5000};
 
 // Reads more of one GPU in the same NVML session as the inventory (the health facts).
 using PerGpuReader = std::function<nlohmann::json(const NvmlSession&, NvmlDevice, unsigned)>;
 
 // Reads the GPUs. Never fails: `missing` joins the reasons of every way tried, e.g.
 // "libnvidia-ml.so.1 not found; nvidia-smi: not in PATH".
-// `per_gpu`, when set, is called for every GPU NVML gives a handle for.
+// `per_gpu`, when set, is called for every GPU NVML gives a handle for. NVML is read on threads
+// of its own, each GPU on one; a call still unanswered at `deadline` is named ("CALL did not
+// answer within 5 s") as its GPU's failure, or NVML's when no GPU was counted yet, and its
+// thread is left behind (nvml_abandoned()).
 GpuInventory read_gpus(const std::vector<std::string>& nvml_names, bool run_programs,
-                       const PerGpuReader& per_gpu = {});
+                       const PerGpuReader& per_gpu = {},
+                       std::chrono::milliseconds deadline = k_nvml_deadline);
 
 } // namespace envlock::node

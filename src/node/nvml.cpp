@@ -1,10 +1,16 @@
 #include "node/nvml.hpp"
 
+#include "util/strings.hpp"
+
+#include <cstring>
 #include <utility>
 
 namespace envlock::node {
 
 namespace {
+
+thread_local std::atomic<const char*>* t_call_slot = nullptr;
+std::atomic<bool> g_abandoned{false};
 
 // Binds `slot` when the library has `symbol`; leaves it null otherwise.
 template <typename T> void bind_if_present(const util::DlHandle& lib, T& slot, const char* symbol) {
@@ -61,6 +67,24 @@ Result<NvmlApi> bind_nvml(const util::DlHandle& lib) {
 
 } // namespace
 
+void nvml_calling(const char* call) {
+  if (t_call_slot != nullptr) {
+    t_call_slot->store(call);
+  }
+}
+
+void set_nvml_call_slot(std::atomic<const char*>* slot) {
+  t_call_slot = slot;
+}
+
+bool nvml_abandoned() {
+  return g_abandoned.load();
+}
+
+void mark_nvml_abandoned() {
+  g_abandoned.store(true);
+}
+
 NvmlSession::NvmlSession(util::DlHandle library, NvmlApi api)
     : m_library(std::move(library)), m_api(api), m_open(true) {}
 
@@ -77,18 +101,27 @@ NvmlSession::~NvmlSession() {
 Result<NvmlSession> NvmlSession::open(const std::vector<std::string>& names) {
   ENVLOCK_TRY_ASSIGN(util::DlHandle lib, util::dl_open(names));
   ENVLOCK_TRY_ASSIGN(const NvmlApi api, bind_nvml(lib));
+  nvml_calling("nvmlInit_v2");
   if (const int rc = api.init(); rc != k_nvml_success) {
     const char* text = api.error(rc);
-    return env_error("nvmlInit_v2: NVML error " + std::to_string(rc) +
-                     (text == nullptr ? "" : " (" + std::string(text) + ")"));
+    return env_error(
+        "nvmlInit_v2: NVML error " + std::to_string(rc) +
+        (text == nullptr
+             ? ""
+             : " (" + util::escape_invalid_utf8(std::string_view(text, ::strnlen(text, 128))) +
+                   ")"));
   }
   return NvmlSession(std::move(lib), api);
 }
 
 std::string NvmlSession::error_text(const char* call, int rc) const {
   const char* text = m_api.error(rc);
+  // NVML's text is read as far as 128 bytes and kept valid UTF-8, whatever it holds.
   return std::string(call) + ": NVML error " + std::to_string(rc) +
-         (text == nullptr ? "" : " (" + std::string(text) + ")");
+         (text == nullptr
+              ? ""
+              : " (" + util::escape_invalid_utf8(std::string_view(text, ::strnlen(text, 128))) +
+                    ")");
 }
 
 Status NvmlSession::close() {
@@ -96,6 +129,7 @@ Status NvmlSession::close() {
     return {};
   }
   m_open = false;
+  nvml_calling("nvmlShutdown");
   if (const int rc = m_api.shutdown(); rc != k_nvml_success) {
     return env_error(error_text("nvmlShutdown", rc));
   }

@@ -7,6 +7,7 @@
 #include "util/dl.hpp"
 #include "util/result.hpp"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -147,5 +148,17 @@ private:
   NvmlApi m_api;
   bool m_open = false;
 };
+
+// The NVML call a reader thread is about to make (a string literal), so that a reader whose call
+// never returns can be named when its deadline passes: read_gpus() gives each of its threads a
+// slot; nvml_calling() on a thread without one does nothing.
+void nvml_calling(const char* call);
+void set_nvml_call_slot(std::atomic<const char*>* slot);
+
+// Whether a reader thread was left inside an NVML call that outlived its deadline. The process
+// must then end with _exit once its output is written (cli/node.cpp): a thread stuck in NVML
+// cannot be joined, and the library's destructors must not run beneath it.
+bool nvml_abandoned();
+void mark_nvml_abandoned();
 
 } // namespace envlock::node

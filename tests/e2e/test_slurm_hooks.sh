@@ -225,6 +225,47 @@ scancel "$j"
 rm -f "$WORK/health/node4.env"
 scontrol update nodename=node4 state=resume
 
+# ---- what a user can make the node show does not drain it; a user's process on a GPU does.
+# node4's kernel log gets the record the kernel writes for a user's program crashing in a file
+# named as an XID line (its message begins with the program's name, cut to 15 bytes, and holds
+# the file's name): no XID, the job runs. Its /proc then becomes this host's real one, with Fabric
+# Manager run by root from the installed binary and a real user's processes named
+# nv-fabricmanager and envlock-verify, the latter on GPU 0: drained for the stray process.
+cp "$REPO/tests/data/node/health/hgx/nvml.json" "$WORK/health/node4/nvml.json"
+chown -R -h 0:0 "$WORK/health/node4/root" && chmod -R go-w "$WORK/health/node4/root"
+printf '%s\n' '6,52311,1571466824,-;NVRM: Xid (PCI:[11150]: segfault at 0 ip 00005592eda2a139 sp 00007ffc21a2e7f0 error 6 in NVRM: Xid (PCI:0000:3a:00): 79, GPU has fallen off the bus.[1139,5592eda2a000+1000] likely on CPU 1 (core 1, socket 0)' \
+  '12,52312,1571466900,-;NVRM: Xid (PCI:0000:3a:00): 79, GPU has fallen off the bus.' >>"$WORK/health/node4/root/dev/kmsg"
+cat >"$WORK/health/node4.env" <<ENV
+export ENVLOCK_NODE_ROOT=$WORK/health/node4/root ENVLOCK_NVML=$STANDIN ENVLOCK_NVML_SCENARIO=$WORK/health/node4/nvml.json
+ENV
+j=$(sbatch --parsable -w node4 -o "$WORK/crash.out" --wrap 'echo "ran on $SLURMD_NODENAME"')
+crash_done() { [ -z "$(squeue -h -j "$j" 2>/dev/null)" ]; }
+wait_until 300 crash_done
+check_eq "$(cat "$WORK/crash.out" 2>/dev/null)" "ran on node4" "a user's crash record that reads as an XID: the job runs on node4"
+check_eq "$(state_of node4)" "idle" "and node4 is not drained"
+mkdir -p "$WORK/u1bin" && cp /bin/sleep "$WORK/u1bin/envlock-verify" && cp /bin/sleep "$WORK/u1bin/nv-fabricmanager"
+chmod 755 "$WORK" "$WORK/u1bin"
+rm -rf "$WORK/health/node4/root/proc" && ln -s /proc "$WORK/health/node4/root/proc"
+cp /bin/sleep "$WORK/health/node4/root/usr/bin/nv-fabricmanager"
+"$WORK/health/node4/root/usr/bin/nv-fabricmanager" 600 &
+E2E_PIDS+=($!)
+setpriv --reuid="$U1" --regid="$(id -g envlock-u1)" --init-groups "$WORK/u1bin/nv-fabricmanager" 600 &
+E2E_PIDS+=($!)
+setpriv --reuid="$U1" --regid="$(id -g envlock-u1)" --init-groups "$WORK/u1bin/envlock-verify" 600 &
+STRAY=$!
+E2E_PIDS+=("$STRAY")
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["gpus"][0]["nvmlDeviceGetComputeRunningProcesses_v3"] = [{"pid": int(sys.argv[2]), "used_mib": 64}]; json.dump(s, open(sys.argv[1], "w"))' \
+  "$WORK/health/node4/nvml.json" "$STRAY"
+STRAY_REASON="envlock: health.gpu.processes GPU 0: drain, end the processes"
+j=$(sbatch --parsable -w node4 -o "$WORK/stray.out" --wrap 'echo "ran on $SLURMD_NODENAME"')
+drained_stray4() { [ "$(state_of node4):$(reason_of node4)" = "drained:$STRAY_REASON" ]; }
+wait_until 300 drained_stray4
+check_eq "$(state_of node4):$(reason_of node4)" "drained:$STRAY_REASON" \
+  "a user's process named envlock-verify on a GPU: the prolog drains node4 for it (Fabric Manager is root's, not the user's)"
+scancel "$j"
+rm -f "$WORK/health/node4.env"
+scontrol update nodename=node4 state=resume
+
 # ---- the hooks never drain for their own misconfiguration
 run_cmd m env -i SLURMD_NODENAME=node1 ENVLOCK_LOCK="$WORK/none.json" ENVLOCK_BIN="$WORK/bin" "$REPO/share/slurm/envlock-prolog"
 check_eq "$m_rc" 0 "a missing lock: exit 0"

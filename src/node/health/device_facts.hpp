@@ -24,8 +24,20 @@ public:
   [[nodiscard]] const NvmlApi& api() const { return m_nvml.api(); }
 
   // Whether `fn` is bound; otherwise `keys` are missing with "CALL: not in this NVML".
+  // Names the call this thread is about to make (nvml_calling), for a deadline's message.
+  void calling(const char* call) { nvml_calling(call); }
+
+  // `keys` are missing because NVML answered `call` with nonsense (`what`).
+  void nonsense(const char* call, std::initializer_list<const char*> keys,
+                const std::string& what) {
+    for (const char* key : keys) {
+      m_out[key] = missing_value(call, std::string(call) + ": " + what);
+    }
+  }
+
   template <typename F>
   bool bound(F* fn, const char* call, std::initializer_list<const char*> keys) {
+    nvml_calling(call);
     if (fn != nullptr) {
       return true;
     }

@@ -110,6 +110,7 @@ void nvml_read_clocks(DeviceFacts& d) {
     // A hardware slowdown counts when a second reading 50 ms later still shows it (NVML may
     // report one during a clock change).
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    d.calling(call);
     unsigned long long second = 0;
     if (!d.answered(d.api().clocks_event_reasons(d.device(), &second), call, keys)) {
       return;
@@ -125,6 +126,7 @@ void nvml_read_clocks(DeviceFacts& d) {
 void nvml_read_thermal_power(DeviceFacts& d) {
   const NvmlApi& n = d.api();
   if (n.temperature != nullptr) {
+    d.calling("nvmlDeviceGetTemperature");
     unsigned temp = 0;
     if (d.answered(n.temperature(d.device(), 0, &temp), "nvmlDeviceGetTemperature",
                    {"temperature_c"})) {

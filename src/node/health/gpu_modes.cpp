@@ -1,5 +1,6 @@
 #include "node/fact.hpp"
 #include "node/health/device_facts.hpp"
+#include "node/health/services.hpp"
 #include "util/strings.hpp"
 
 #include <array>
@@ -14,17 +15,29 @@ namespace {
 constexpr unsigned long long k_nvml_value_not_available = ~0ULL;
 constexpr unsigned long long k_bytes_per_mib = 1024ULL * 1024ULL;
 
-// The processes of one kind; nothing when NVML does not answer (recorded in `d`).
+// The most processes one GPU's list may hold; NVML reporting more is answering nonsense.
+constexpr unsigned k_max_processes = 4096;
+
+// The processes of one kind; nothing when NVML does not answer or answers nonsense (recorded in
+// `d`, so that the rule fails for this GPU).
 std::optional<std::vector<NvmlProcessInfo>>
 nvml_list_processes(DeviceFacts& d, int (*fn)(NvmlDevice, unsigned*, NvmlProcessInfo*),
                     const char* call) {
   std::vector<NvmlProcessInfo> infos(64);
   for (int attempt = 0; attempt < 3; ++attempt) {
     auto count = static_cast<unsigned>(infos.size());
+    d.calling(call);
     const int rc = fn(d.device(), &count, infos.data());
-    if (rc == k_nvml_insufficient_size) {
+    if (rc == k_nvml_insufficient_size && count > infos.size() && count <= k_max_processes) {
       infos.resize(count + 16);
       continue;
+    }
+    if (rc == k_nvml_insufficient_size || (rc == k_nvml_success && count > infos.size())) {
+      d.nonsense(call, {"processes"},
+                 "NVML reports " + std::to_string(count) + " processes for a list of " +
+                     std::to_string(infos.size()) + " (at most " + std::to_string(k_max_processes) +
+                     ")");
+      return std::nullopt;
     }
     if (!d.answered(rc, call, {"processes"})) {
       return std::nullopt;
@@ -34,6 +47,24 @@ nvml_list_processes(DeviceFacts& d, int (*fn)(NvmlDevice, unsigned*, NvmlProcess
   }
   d.answered(k_nvml_insufficient_size, call, {"processes"});
   return std::nullopt;
+}
+
+// A process name as text: control characters and bytes that are not UTF-8 written "\xNN" (a
+// name is whatever bytes its process chose).
+std::string name_text(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f || c == '\\') {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[byte >> 4U];
+      out += hex[byte & 0xFU];
+    } else {
+      out += c;
+    }
+  }
+  return util::escape_invalid_utf8(out);
 }
 
 } // namespace
@@ -99,7 +130,12 @@ void read_processes(DeviceFacts& d, const std::filesystem::path& root) {
                           : json(info.used_gpu_memory / k_bytes_per_mib);
       std::string why;
       const auto comm = read_host_file(root, "/proc/" + std::to_string(info.pid) + "/comm", why);
-      p["name"] = comm ? json(std::string(util::trim(*comm))) : json(nullptr);
+      p["name"] = comm ? json(name_text(comm->substr(0, comm->find('\n')))) : json(nullptr);
+      // Who it is: its owner and its parents (for --idle: the check's own processes are root's
+      // and descend from the process the caller names), never its name.
+      const auto uids = process_uids(root, static_cast<long>(info.pid));
+      p["uid"] = uids ? json(uids->second) : json(nullptr);
+      p["ancestors"] = process_ancestors(root, static_cast<long>(info.pid));
     }
   }
   json list = json::array();

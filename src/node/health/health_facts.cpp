@@ -78,6 +78,11 @@ json collect_health(const std::filesystem::path& root, HostHealth host_health,
           ? value_fact(inventory.source, "dlopen")
           : missing_value("nvml", inventory.nvml_missing.empty() ? inventory.missing
                                                                  : inventory.nvml_missing);
+  if (!inventory.nvml_fault.empty()) {
+    // NVML loaded and then failed, answered nonsense or hung: a fault of the node.
+    out["nvml"] = missing_value("nvml", inventory.nvml_fault);
+    out["nvml"]["fault"] = true;
+  }
   json gpus = json::array();
   for (const auto& gpu : inventory.per_gpu) {
     json g = gpu;

@@ -5,6 +5,7 @@
 #include "util/strings.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <system_error>
@@ -45,9 +46,10 @@ json read_one_port(const fs::path& root, const std::string& device, const std::s
       continue;
     }
     const std::string line(util::trim(text->substr(0, text->find('\n'))));
+    const std::string clean = util::escape_invalid_utf8(line);
     out[file] = std::string(file) == "state" || std::string(file) == "phys_state"
-                    ? ib_state_word(line)
-                    : line;
+                    ? ib_state_word(clean)
+                    : clean;
   }
   const auto rate =
       out["rate"].is_string() ? ib_rate_gbps(out["rate"].get<std::string>()) : std::nullopt;
@@ -61,10 +63,31 @@ json read_one_port(const fs::path& root, const std::string& device, const std::s
 } // namespace
 
 std::optional<double> ib_rate_gbps(std::string_view rate) {
-  const std::string text(util::trim(rate));
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || std::string_view(end).find("Gb/sec") == std::string_view::npos) {
+  // As the kernel writes it: decimal digits, an optional fraction, then " Gb/sec" ("100 Gb/sec
+  // (4X EDR)", "2.5 Gb/sec (1X SDR)"). Anything else (nan, inf, a sign, an exponent, hex) is
+  // not a rate.
+  const std::string_view text = util::trim(rate);
+  std::size_t at = 0;
+  while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+    ++at;
+  }
+  if (at == 0 || at > 9) {
+    return std::nullopt;
+  }
+  if (at < text.size() && text[at] == '.') {
+    const std::size_t fraction = ++at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+      ++at;
+    }
+    if (at == fraction || at - fraction > 6) {
+      return std::nullopt;
+    }
+  }
+  if (text.substr(at, 7) != " Gb/sec") {
+    return std::nullopt;
+  }
+  const double value = std::strtod(std::string(text.substr(0, at)).c_str(), nullptr);
+  if (!std::isfinite(value)) {
     return std::nullopt;
   }
   return value;

@@ -162,8 +162,16 @@ std::vector<verify::CheckResult> check_health(const json& facts, const JudgeOpti
     return parent.contains(key) ? parent[key] : fallback;
   };
   const json& gpus = pick(*health, "gpus", k_empty_list);
-  JudgeContext context{pick(facts, "gpus", k_empty_list), gpus,
-                       pick(*health, "host", k_empty_object), options, ""};
+  JudgeContext context{pick(facts, "gpus", k_empty_list),
+                       gpus,
+                       pick(*health, "host", k_empty_object),
+                       options,
+                       "",
+                       ""};
+  if (health->contains("nvml") && (*health)["nvml"].is_object() &&
+      (*health)["nvml"].value("fault", false)) {
+    context.nvml_fault = why_missing(*health, "nvml");
+  }
   if (gpus.empty()) {
     const std::string why =
         value_of(*health, "nvml") ? std::string("NVML found no GPU") : why_missing(*health, "nvml");
@@ -189,15 +197,19 @@ std::vector<verify::CheckResult> check_health(const json& facts, const JudgeOpti
   return out;
 }
 
-bool judges_health(const lock::Expect& expect) {
-  return expect.health.has_value() || expect.gpus.count > 0;
-}
-
 JudgeOptions judge_options(const lock::Expect& expect, Idle idle) {
   JudgeOptions options;
   options.expect = expect.health.value_or(lock::HealthExpect{});
   options.idle = idle;
-  options.gpus = expect.gpus.count > 0 ? GpusExpected::yes : GpusExpected::no;
+  // GPUs are expected where the lock says so anywhere: expect.gpus, or expect.host's gpu.count
+  // (other than 0) or gpu.model.
+  bool host_gpus = expect.host.count("gpu.model") > 0;
+  if (const auto count = expect.host.find("gpu.count"); count != expect.host.end()) {
+    for (const auto& entry : count->second.entries) {
+      host_gpus = host_gpus || entry.text != "0";
+    }
+  }
+  options.gpus = expect.gpus.count > 0 || host_gpus ? GpusExpected::yes : GpusExpected::no;
   return options;
 }
 

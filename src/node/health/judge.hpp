@@ -24,6 +24,10 @@ struct JudgeOptions {
   lock::HealthExpect expect;
   Idle idle = Idle::not_expected;
   GpusExpected gpus = GpusExpected::no;
+  // With --idle: the processes the check itself started (the prolog's envlock-verify) are those
+  // of root that descend from one of these (--own-pid). Any other process on a GPU is stray,
+  // whatever its name.
+  std::vector<long> own_pids;
 };
 
 // One CheckResult per rule, in health_rules() order. `facts` is collect_host_facts()'s object
@@ -32,11 +36,10 @@ struct JudgeOptions {
 std::vector<verify::CheckResult> check_health(const nlohmann::json& facts,
                                               const JudgeOptions& options);
 
-// Whether `envlock node --check` judges health for a lock: it declares expect.host.health or
-// expects GPUs (expect.gpus.count > 0).
-bool judges_health(const lock::Expect& expect);
-
-// The options for a lock's expectations.
+// The options for a lock's expectations. `envlock node --check` judges health for every lock:
+// every GPU NVML sees is judged, whatever the lock says about GPUs; expect.host.health only sets
+// the thresholds, and the GPUs the lock expects (expect.gpus, or expect.host's gpu.count or
+// gpu.model) make a node whose NVML gives none fail.
 JudgeOptions judge_options(const lock::Expect& expect, Idle idle);
 
 } // namespace envlock::node::health

@@ -18,10 +18,15 @@ namespace {
 void judge_nvml(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
   RuleCheck check("health.gpu.nvml");
   check.expect("NVML answers for every GPU");
+  if (!c.nvml_fault.empty()) {
+    // NVML that loaded and then failed, answered nonsense or hung fails the node whatever the
+    // lock expects of its GPUs; the GPUs it did answer for are judged by the other rules.
+    check.fail("", c.nvml_fault, action::k_drain, "nvml");
+  }
   if (!c.no_gpu.empty()) {
-    if (c.options.gpus == GpusExpected::yes) {
+    if (c.nvml_fault.empty() && c.options.gpus == GpusExpected::yes) {
       check.fail("", c.no_gpu.substr(c.no_gpu.find(": ") + 2), action::k_drain, "nvml");
-    } else {
+    } else if (c.nvml_fault.empty()) {
       check.skip(c.no_gpu + " (the lock expects none)");
     }
     out.push_back(check.result());
@@ -50,6 +55,18 @@ void judge_lost(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
     }
   });
   out.push_back(check.result());
+}
+
+// The first `max` bytes of `text`, cut before a character, never inside one.
+std::string utf8_prefix(const std::string& text, std::size_t max) {
+  if (text.size() <= max) {
+    return text;
+  }
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
+    --cut;
+  }
+  return text.substr(0, cut);
 }
 
 std::string xid_time_text(const json& seconds) {
@@ -121,7 +138,7 @@ void judge_xids(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
       what += ", " + std::to_string(s.count) + " times";
     }
     if (info.kind == XidKind::unknown) {
-      what += ": " + s.last.value("message", std::string()).substr(0, 80);
+      what += ": " + utf8_prefix(s.last.value("message", std::string()), 80);
     }
     if (is_tolerated) {
       check.note(subject, "XID " + std::to_string(xid) + " tolerated");

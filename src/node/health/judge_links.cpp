@@ -206,7 +206,13 @@ void judge_service(const JudgeContext& c, const std::string& id, const std::stri
   if (state && *state == "running") {
     check.note("", "running (pid " + c.host[key].value("pid", json(0)).dump() + ")");
   } else if (state) {
-    check.fail("", "no " + program + " process", action, fact_source(c.host, key));
+    // Running means a root process whose executable is the installed binary; a process of that
+    // name alone is not the service (services.hpp).
+    check.fail("",
+               c.host[key].value("not_installed", false)
+                   ? "no " + program + " installed (a root-owned binary in a system folder)"
+                   : "no process of root runs the installed " + program,
+               action, fact_source(c.host, key));
   }
   out.push_back(check.result());
 }

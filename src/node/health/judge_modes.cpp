@@ -4,6 +4,7 @@
 #include "node/health/value.hpp"
 #include "util/strings.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace envlock::node::health {
@@ -11,8 +12,6 @@ namespace envlock::node::health {
 using nlohmann::json;
 
 namespace {
-
-constexpr const char* k_own_verifier = "envlock-verify";
 
 void judge_mig(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
   RuleCheck check("health.gpu.mig");
@@ -64,6 +63,23 @@ std::string process_text(const json& p) {
   return text;
 }
 
+// Whether process `p` was started by the check itself: root's, and `own` holds it or one of its
+// ancestors.
+bool own_process(const json& p, const std::vector<long>& own) {
+  if (own.empty() || p.value("uid", json()) != json(0)) {
+    return false;
+  }
+  const auto is_own = [&](const json& pid) {
+    return pid.is_number_integer() &&
+           std::find(own.begin(), own.end(), pid.get<long>()) != own.end();
+  };
+  if (is_own(p.value("pid", json()))) {
+    return true;
+  }
+  const json ancestors = p.value("ancestors", json::array());
+  return ancestors.is_array() && std::any_of(ancestors.begin(), ancestors.end(), is_own);
+}
+
 void judge_processes(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
   RuleCheck check("health.gpu.processes");
   check.expect("none (--idle)");
@@ -77,15 +93,16 @@ void judge_processes(const JudgeContext& c, std::vector<verify::CheckResult>& ou
     if (!list || !list->is_array()) {
       return;
     }
-    // The prolog's own envlock-verify runs its smoke kernel on the GPUs meanwhile.
+    // The prolog's own envlock-verify runs its smoke kernel on the GPUs meanwhile: it is told
+    // by who started it (root, below an --own-pid), never by its name.
     std::vector<std::string> texts;
     for (const auto& p : *list) {
-      if (p.value("name", json()) != k_own_verifier) {
+      if (!own_process(p, c.options.own_pids)) {
         texts.push_back(process_text(p));
       }
     }
     if (texts.empty()) {
-      check.note(subject, list->empty() ? "none" : "only envlock-verify");
+      check.note(subject, list->empty() ? "none" : "only the check's own");
       return;
     }
     check.fail(subject,

@@ -4,6 +4,7 @@
 #include "node/health/value.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace envlock::node::health {
@@ -91,7 +92,8 @@ void judge_ports(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
   // (a warning: a management NIC's RoCE port is not an InfiniBand port).
   std::map<std::string, double> fastest;
   for (const json* port : active) {
-    if (const json r = port->value("rate_gbps", json()); r.is_number()) {
+    if (const json r = port->value("rate_gbps", json());
+        r.is_number() && std::isfinite(r.get<double>())) {
       double& most = fastest[port_words(*port, "link_layer")];
       most = std::max(most, r.get<double>());
     }
@@ -99,7 +101,8 @@ void judge_ports(const JudgeContext& c, std::vector<verify::CheckResult>& out) {
   for (const json* port : active) {
     const std::string subject = port_subject(*port);
     const json r = port->value("rate_gbps", json());
-    if (!r.is_number()) {
+    // A rate that is not a finite number (nan, inf, text) is unreadable, never a pass.
+    if (!r.is_number() || !std::isfinite(r.get<double>()) || r.get<double>() < 0) {
       rate.unreadable(subject, "rate '" + port_words(*port, "rate") + "'", source);
       continue;
     }

@@ -1,7 +1,10 @@
 // The kernel log since boot and the XID errors the NVIDIA driver wrote to it. Read from
-// /dev/kmsg (records "PRIORITY,SEQUENCE,MICROSECONDS,FLAGS;MESSAGE", continuation lines start
-// with a space), readable by root; else from `dmesg` ("[SECONDS.MICROS] MESSAGE"). The driver
-// writes "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
+// /dev/kmsg (records "PRIORITY,SEQUENCE,MICROSECONDS,FLAGS;MESSAGE", PRIORITY = facility * 8 +
+// level, continuation lines start with a space), readable by root; else from `dmesg --decode`
+// ("FACILITY:LEVEL : [SECONDS] MESSAGE"). The driver writes "NVRM: Xid (PCI:0000:3b:00): 79,
+// pid=..., GPU has fallen off the bus." An XID counts by its source, not its text: a record of
+// facility kern (0), which no program's write to /dev/kmsg can have, whose message begins with
+// the driver's prefix (docs/manual/trust.md).
 #pragma once
 
 #include <filesystem>
@@ -19,7 +22,8 @@ struct KernelLog {
   std::string source;  // "/dev/kmsg" or "dmesg"
   std::string missing; // why neither could be read ("" when one was)
   // Neither could be read for want of privilege (EPERM/EACCES on /dev/kmsg, dmesg "Operation not
-  // permitted"): the reader is not root, which says nothing of the node.
+  // permitted") and the reader is not root, which says nothing of the node. Never set for root:
+  // root refused (no CAP_SYSLOG) is a kernel log that cannot be read.
   bool denied = false;
 };
 
@@ -36,7 +40,8 @@ struct XidEvent {
   std::string message;           // the rest of the line after the number, at most 160 bytes
 };
 
-// The XID lines of a kernel log, in its order.
+// The XIDs of a kernel log, in its order: the kernel's own records (facility 0) whose message
+// begins "NVRM: Xid (PCI:ADDRESS): NUMBER". The message is valid UTF-8 (invalid bytes as "\xNN").
 std::vector<XidEvent> parse_xids(const KernelLog& log);
 
 } // namespace envlock::node::health

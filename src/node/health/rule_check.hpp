@@ -20,6 +20,8 @@ struct JudgeContext {
   const nlohmann::json& host;      // facts["health"]["host"]
   const JudgeOptions& options;
   std::string no_gpu; // why there is no GPU to judge ("" when there is)
+  // Why NVML is at fault (it loaded, then failed, answered nonsense or hung); "" when it is not.
+  std::string nvml_fault;
 };
 
 class RuleCheck {

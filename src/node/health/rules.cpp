@@ -11,7 +11,10 @@ const std::vector<Rule>& health_rules() {
   using namespace action;
   static const std::vector<Rule> rules = {
       {"health.gpu.nvml", "NVML answers for every GPU",
-       "NVML cannot be loaded, or gives no handle for a GPU, where the lock expects GPUs", k_drain},
+       "NVML cannot be loaded, or gives no handle for a GPU, where the lock expects GPUs; NVML "
+       "loaded and then failed, answered nonsense (more than 64 GPUs) or did not answer within "
+       "`--nvml-timeout`, on any node",
+       k_drain},
       {"health.gpu.lost", "No GPU has fallen off the bus",
        "NVML answers GPU_IS_LOST: the GPU is no longer reachable over PCIe", k_reboot},
       {"health.gpu.xid", "No XID since boot that needs a reset or a reboot",
@@ -63,11 +66,13 @@ const std::vector<Rule>& health_rules() {
        "health is unhealthy",
        k_restart_fabric_manager},
       {"health.fabric.manager_down", "Fabric Manager running",
-       "no nv-fabricmanager process, where a GPU is on an NVLink fabric or "
+       "no process of root runs the installed nv-fabricmanager, where a GPU is on an NVLink "
+       "fabric or "
        "expect.host.health.fabric_manager is true",
        k_start_fabric_manager},
       {"health.fabric.nvlsm_down", "NVLink Subnet Manager running",
-       "no nvlsm process, where expect.host.health.nvlsm is true", k_start_nvlsm},
+       "no process of root runs the installed nvlsm, where expect.host.health.nvlsm is true",
+       k_start_nvlsm},
       {"health.gpu.mig", "MIG mode as expected",
        "MIG is on where expect.host.health.mig is disabled (the default), or off where it is "
        "enabled; a pending mode unlike the current one is a warning",
@@ -84,7 +89,9 @@ const std::vector<Rule>& health_rules() {
        "it, a port that is not ACTIVE is a warning",
        k_reseat_cable},
       {"health.ib.rate", "InfiniBand/RoCE ports at full rate",
-       "an active port runs below expect.host.health.ib_rate_gbps", k_reseat_cable},
+       "an active port runs below expect.host.health.ib_rate_gbps; a rate that is not the "
+       "kernel's decimal `N Gb/sec` (`nan`, `inf`, a sign, an exponent) cannot be read and fails",
+       k_reseat_cable},
       {"health.ib.peermem_missing", "nvidia_peermem loaded (GPUDirect RDMA)",
        "nvidia_peermem is not loaded where expect.host.health.gpudirect_rdma is true",
        k_load_peermem},

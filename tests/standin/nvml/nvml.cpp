@@ -16,11 +16,23 @@
 // once (proof that they are read side by side); one that waits past `together.timeout_ms`
 // answers 10 (Timeout). `delay_ms` makes a call take that long (nvmlDeviceValidateInforom takes
 // ~70 ms on an H100). Safe to call from several threads, as NVML is.
+//
+// Nonsense and hangs, for the faults a broken driver gives:
+//   "count": N                     nvmlDeviceGetCount_v2 answers N whatever "gpus" holds
+//   "hang": {"call": C, "gpu": I}  call C (of GPU I; of every GPU without "gpu"; nvmlInit_v2,
+//                                  nvmlDeviceGetCount_v2 and nvmlShutdown too) never returns
+//   "ignore_sigterm": true         nvmlInit_v2 sets SIGTERM to be ignored, as a process stuck in
+//                                  the driver does not die of it
+//   a text answer {"hex": "ff41", "unterminated": true}: those bytes, the buffer filled without
+//                                  a terminating NUL when "unterminated"
+//   a process list answer {"claim": N}: success with the count set to N and nothing written
+//   an error answer {"rc": 777}: nvmlErrorString(777) is not UTF-8
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -129,11 +141,26 @@ bool meet(const char* call) {
   return met;
 }
 
+// Never returns when the scenario's `hang` names `call` (and GPU `gpu`, when it names one).
+void hang_if(const char* call, long gpu) {
+  const json& s = scenario();
+  if (!s.contains("hang") || s.at("hang").value("call", "") != call) {
+    return;
+  }
+  if (gpu >= 0 && s.at("hang").contains("gpu") && s.at("hang").at("gpu").get<long>() != gpu) {
+    return;
+  }
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::seconds(3600));
+  }
+}
+
 // The answer of GPU `d` to `call`, or an error code in `rc`.
 const json* answer(Device d, const char* call, int& rc) {
   rc = 0;
   const json& s = scenario();
   const std::size_t i = index_of(d);
+  hang_if(call, static_cast<long>(i));
   if (failing(i, call, rc)) {
     return nullptr;
   }
@@ -171,6 +198,20 @@ int text_answer(Device d, const char* call, char* out, unsigned size) {
   const json* a = answer(d, call, rc);
   if (a == nullptr) {
     return rc;
+  }
+  if (a->is_object() && a->contains("hex")) {
+    const std::string hex = a->at("hex").get<std::string>();
+    std::string bytes;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+      bytes += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    }
+    if (a->value("unterminated", false)) {
+      std::memset(out, 'A', size);
+      std::memcpy(out, bytes.data(), std::min<std::size_t>(bytes.size(), size));
+    } else {
+      std::snprintf(out, size, "%s", bytes.c_str());
+    }
+    return 0;
   }
   std::snprintf(out, size, "%s", a->get<std::string>().c_str());
   return 0;
@@ -214,6 +255,10 @@ int nvmlInit_v2() {
     std::fprintf(stderr, "nvml stand-in: the scenario is not JSON\n");
     return k_unknown;
   }
+  if (g_scenario.value("ignore_sigterm", false)) {
+    std::signal(SIGTERM, SIG_IGN);
+  }
+  hang_if("nvmlInit_v2", -1);
   const std::lock_guard<std::mutex> lock(g_mutex);
   g_failing.clear();
   g_clock_reads.clear();
@@ -223,6 +268,7 @@ int nvmlInit_v2() {
 }
 
 int nvmlShutdown() {
+  hang_if("nvmlShutdown", -1);
   return 0;
 }
 
@@ -246,6 +292,8 @@ const char* nvmlErrorString(int rc) {
     return "Corrupted infoROM";
   case 15:
     return "GPU is lost";
+  case 777:
+    return "\xff\xfe not \xc3 text";
   default:
     return "Unknown Error";
   }
@@ -257,11 +305,18 @@ int nvmlSystemGetDriverVersion(char* out, unsigned size) {
 }
 
 int nvmlDeviceGetCount_v2(unsigned* count) {
-  *count = static_cast<unsigned>(scenario().at("gpus").size());
+  hang_if("nvmlDeviceGetCount_v2", -1);
+  *count = scenario().contains("count") ? scenario().at("count").get<unsigned>()
+                                        : static_cast<unsigned>(scenario().at("gpus").size());
   return 0;
 }
 
 int nvmlDeviceGetHandleByIndex_v2(unsigned index, Device* device) {
+  hang_if("nvmlDeviceGetHandleByIndex_v2", static_cast<long>(index));
+  if (index >= scenario().at("gpus").size()) {
+    *device = reinterpret_cast<Device>(static_cast<std::uintptr_t>(index) + 1); // NOLINT
+    return 0;
+  }
   const json& gpu = scenario().at("gpus").at(index);
   if (gpu.contains("handle_rc")) {
     return gpu.at("handle_rc").get<int>();
@@ -473,6 +528,10 @@ static int process_answer(Device d, const char* call, unsigned* count, ProcessIn
   const json* a = answer(d, call, rc);
   if (a == nullptr) {
     return rc;
+  }
+  if (a->is_object() && a->contains("claim")) {
+    *count = a->at("claim").get<unsigned>();
+    return 0;
   }
   if (a->size() > *count) {
     *count = static_cast<unsigned>(a->size());

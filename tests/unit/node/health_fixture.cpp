@@ -17,6 +17,13 @@ HealthNode::HealthNode(const std::string& name) : m_dir(temp_dir("envlock-health
   scenario = json::parse(in);
   root = m_dir.path() / "root";
   fs::copy(data / "root", root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  // A node's system files are writable by their owner alone, whatever the checkout's umask.
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_symlink()) {
+      fs::permissions(entry.path(), fs::perms::group_write | fs::perms::others_write,
+                      fs::perm_options::remove);
+    }
+  }
   if (fs::exists(data / "dmesg.txt")) {
     dmesg_log = data / "dmesg.txt";
   }

@@ -54,7 +54,8 @@ TEST_SUITE("node.health") {
     CHECK(value("inforom") == "valid");
     const json& host = facts["health"]["host"];
     CHECK(host["xids"] == json{{"value", json::array()}, {"source", "dmesg"}});
-    CHECK(host["fabric_manager"] == json{{"value", "not running"}, {"source", "/proc"}});
+    CHECK(host["fabric_manager"] ==
+          json{{"value", "not running"}, {"source", "/proc"}, {"not_installed", true}});
     CHECK(host["ib.ports"] == json{{"value", json::array()}, {"source", "/sys/class/infiniband"}});
     CHECK(host["nvidia_peermem"]["value"] == "not loaded");
 
@@ -139,15 +140,67 @@ TEST_SUITE("node.health") {
     CHECK(events[1].pci == "0000:3b:00");
     node::health::KernelLog dmesg;
     dmesg.format = node::health::KernelLogFormat::dmesg;
-    dmesg.text = "[ 5107.644336] NVRM: Xid (PCI:0000:03:00): 79, GPU has fallen off the bus.\n"
-                 "[ 5108.000000] NVRM: GPU 0000:03:00.0: GPU has fallen off the bus.\n"
-                 "NVRM: Xid (PCI:0000:04:00): 48, An uncorrectable double bit error\n";
+    dmesg.text =
+        "kern  :err   : [ 5107.644336] NVRM: Xid (PCI:0000:03:00): 79, GPU has fallen off "
+        "the bus.\n"
+        "kern  :err   : [ 5108.000000] NVRM: GPU 0000:03:00.0: GPU has fallen off the bus.\n"
+        "kern  :warn  : NVRM: Xid (PCI:00000000:04:00.0): 48, An uncorrectable double bit "
+        "error\n";
     const auto more = node::health::parse_xids(dmesg);
     REQUIRE(more.size() == 2);
     CHECK(*more[0].seconds == doctest::Approx(5107.644336));
     CHECK(more[0].message == "GPU has fallen off the bus.");
     CHECK(!more[1].seconds);
     CHECK(more[1].pci == "0000:04:00");
+  }
+
+  TEST_CASE("an XID counts by its source: the kernel's record whose message begins with it") {
+    const std::string xid = "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.";
+    node::health::KernelLog kmsg;
+    kmsg.text =
+        // a program's write to /dev/kmsg: facility user (1), whatever it wrote
+        "12,10,1000,-;" + xid + "\n" + "8,11,1000,-;" + xid + "\n" + "14,12,1000,c;" + xid +
+        "\n"
+        // the kernel's record of a program crashing in a file named as the XID
+        "6,13,2000,-;NVRM: Xid (PCI:[4242]: segfault at 0 ip 00005592eda2a139 sp "
+        "00007ffc21a2e7f0 error 6 in " +
+        xid +
+        "[1139,5592eda2a000+1000] likely on CPU 1 (core 1, socket 0)\n"
+        // the kernel naming a program, and the text mid-message
+        "6,14,2000,-;NVRM: Xid (PCI (4242): drop_caches: 1\n"
+        "4,15,2000,-;audit: " +
+        xid +
+        "\n"
+        // a continuation and lines that are no record
+        " " +
+        xid + "\n" + "x,16,2000,-;" + xid + "\n" + "3,17;" + xid + "\n" + xid + "\n" +
+        // an address that is not one, a number that is not one
+        "3,18,2000,-;NVRM: Xid (PCI:0000:zz:00): 79, x\n" +
+        "3,19,2000,-;NVRM: Xid (PCI:0000:3b:00): 79x, x\n";
+    CHECK(node::health::parse_xids(kmsg).empty());
+    kmsg.text += "3,20,3000000,-;" + xid + "\n";
+    const auto events = node::health::parse_xids(kmsg);
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].xid == 79);
+    CHECK(*events[0].seconds == doctest::Approx(3.0));
+
+    node::health::KernelLog dmesg;
+    dmesg.format = node::health::KernelLogFormat::dmesg;
+    dmesg.text = "user  :warn  : [ 1.0] " + xid + "\n" + "daemon:err   : [ 1.0] " + xid + "\n" +
+                 "user  :warn  : [ 1.0] kern  :err   : [ 1.0] " + xid + "\n" +
+                 "                      " + xid + "\n" + "[ 1.0] " + xid + "\n";
+    CHECK(node::health::parse_xids(dmesg).empty());
+  }
+
+  TEST_CASE("an XID's message is cut before a character and kept valid UTF-8") {
+    node::health::KernelLog kmsg;
+    kmsg.text = "3,1,1000,-;NVRM: Xid (PCI:0000:3b:00): 999, " + std::string(159, 'A') +
+                "\xc3\xa9\xff tail\n";
+    const auto events = node::health::parse_xids(kmsg);
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].message == std::string(159, 'A'));
+    kmsg.text = "3,1,1000,-;NVRM: Xid (PCI:0000:3b:00): 999, A\xff\xfe\xc3\n";
+    CHECK(node::health::parse_xids(kmsg).at(0).message == "A\\xff\\xfe\\xc3");
   }
 
   TEST_CASE("XID 154 is judged by the action it names") {
@@ -173,7 +226,13 @@ TEST_SUITE("node.health") {
     CHECK(node::health::sysfs_pci_name("00000000:3B:00.0") == "0000:3b:00.0");
     CHECK(!node::health::sysfs_pci_name("GPU-1"));
     CHECK(node::health::ib_rate_gbps("400 Gb/sec (4X NDR)") == 400.0);
+    CHECK(node::health::ib_rate_gbps("2.5 Gb/sec (1X SDR)") == 2.5);
     CHECK(!node::health::ib_rate_gbps("Unknown"));
+    for (const char* nonsense : {"nan Gb/sec (4X EDR)", "NAN Gb/sec", "inf Gb/sec", "-400 Gb/sec",
+                                 "+400 Gb/sec", "0x190 Gb/sec", "1e3 Gb/sec", "400", "400 Gb/s",
+                                 ".5 Gb/sec", "1. Gb/sec", "99999999999 Gb/sec"}) {
+      CHECK_MESSAGE(!node::health::ib_rate_gbps(nonsense), nonsense);
+    }
   }
 
   TEST_CASE("DCGM's quick diagnostic folded in: a failed test names the GPU") {

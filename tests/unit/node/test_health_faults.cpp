@@ -180,7 +180,39 @@ TEST_SUITE("node.health") {
     std::filesystem::remove_all(node.root / "proc/2301");
     const auto c = only_failure(node, "health.fabric.manager_down",
                                 "health.fabric.manager_down: drain, start Fabric Manager");
-    CHECK(c.reason == "no nv-fabricmanager process; drain, start Fabric Manager");
+    CHECK(c.reason ==
+          "no process of root runs the installed nv-fabricmanager; drain, start Fabric Manager");
+  }
+
+  TEST_CASE("a service is root's process of the installed binary, never a name") {
+    const std::string expected =
+        "no process of root runs the installed nv-fabricmanager; drain, start Fabric Manager";
+    SUBCASE("a user's process of that name and that executable") {
+      HealthNode node("hgx");
+      node.write("/proc/2301/status", "Name:\tnv-fabricmanage\nUid:\t1000\t1000\t1000\t1000\n");
+      CHECK(only_failure(node, "health.fabric.manager_down",
+                         "health.fabric.manager_down: drain, start Fabric Manager")
+                .reason == expected);
+    }
+    SUBCASE("root running a copy elsewhere") {
+      HealthNode node("hgx");
+      node.write("/tmp/nv-fabricmanager", "a copy\n");
+      std::filesystem::remove(node.root / "proc/2301/exe");
+      std::filesystem::create_symlink("../../tmp/nv-fabricmanager", node.root / "proc/2301/exe");
+      CHECK(only_failure(node, "health.fabric.manager_down",
+                         "health.fabric.manager_down: drain, start Fabric Manager")
+                .reason == expected);
+    }
+    SUBCASE("an installed binary others can write is not installed") {
+      HealthNode node("hgx");
+      std::filesystem::permissions(node.root / "usr/bin/nv-fabricmanager",
+                                   std::filesystem::perms::others_write,
+                                   std::filesystem::perm_options::add);
+      CHECK(only_failure(node, "health.fabric.manager_down",
+                         "health.fabric.manager_down: drain, start Fabric Manager")
+                .reason == "no nv-fabricmanager installed (a root-owned binary in a system "
+                           "folder); drain, start Fabric Manager");
+    }
   }
 
   TEST_CASE("MIG enabled where the lock wants it off (the default)") {
@@ -207,6 +239,57 @@ TEST_SUITE("node.health") {
     const auto busy = check_of(node.checks(), "health.gpu.processes");
     CHECK(busy.outcome == verify::Outcome::skip);
     CHECK(busy.reason == "not judged: the node may be running jobs (no --idle)");
+  }
+
+  TEST_CASE("--idle: the check's own processes by owner and ancestry, never by name") {
+    HealthNode node("hgx");
+    scenario_gpu(node, 0)["nvmlDeviceGetComputeRunningProcesses_v3"] = {
+        {{"pid", 4242}, {"used_mib", 64}}};
+    node.write("/proc/4242/comm", "envlock-verify\n");
+    node.write("/proc/4242/stat", "4242 (a) b) c) S 4000 4242 4242 0 -1 0\n");
+    node.write("/proc/4000/stat", "4000 (timeout) S 1 4000 4000 0 -1 0\n");
+    auto idle = HealthNode::gpu_node();
+    idle.idle = node::health::Idle::expected;
+    idle.own_pids = {4000};
+    const std::string drain = "health.gpu.processes GPU 0: drain, end the processes";
+    SUBCASE("a user's process named envlock-verify below the own PID is stray") {
+      node.write("/proc/4242/status", "Uid:\t1000\t1000\t1000\t1000\n");
+      CHECK(only_failure(node, "health.gpu.processes", drain, idle).reason ==
+            "GPU 0: 1 process: 4242 envlock-verify (64 MiB); drain, end the processes");
+    }
+    SUBCASE("root's process below the own PID is the check's own") {
+      node.write("/proc/4242/status", "Uid:\t0\t0\t0\t0\n");
+      CHECK(check_of(node.checks(idle), "health.gpu.processes").outcome == verify::Outcome::pass);
+      idle.own_pids = {3999};
+      CHECK(only_failure(node, "health.gpu.processes", drain, idle).reason ==
+            "GPU 0: 1 process: 4242 envlock-verify (64 MiB); drain, end the processes");
+    }
+    SUBCASE("a name that is not UTF-8, with control characters") {
+      node.write("/proc/4242/status", "Uid:\t1000\t1000\t1000\t1000\n");
+      node.write("/proc/4242/comm", "a\xff\x1b[2Jb\n");
+      const json facts = node.facts();
+      CHECK(facts.dump().find("a\\\\xff\\\\x1b[2Jb") != std::string::npos);
+      CHECK(only_failure(node, "health.gpu.processes", drain, idle).reason ==
+            "GPU 0: 1 process: 4242 a\\xff\\x1b[2Jb (64 MiB); drain, end the processes");
+    }
+  }
+
+  TEST_CASE("NVML answering nonsense fails the rule, whatever the lock expects") {
+    SUBCASE("100,000 GPUs") {
+      HealthNode node("hgx");
+      node.scenario["count"] = 100000;
+      const auto checks = node.checks(node::health::JudgeOptions{});
+      CHECK(failed_ids(checks) == Ids{"health.gpu.nvml"});
+      CHECK(check_of(checks, "health.gpu.nvml").reason ==
+            "nvmlDeviceGetCount_v2: NVML reports 100000 GPUs, more than the 64 a node can hold; "
+            "drain");
+    }
+    SUBCASE("a name without its end") {
+      HealthNode node("hgx");
+      scenario_gpu(node, 1)["nvmlDeviceGetName"] = {{"hex", "ff41"}, {"unterminated", true}};
+      const json facts = node.facts();
+      CHECK(facts["gpus"][1]["name"] == "\\xffA" + std::string(94, 'A'));
+    }
   }
 
   TEST_CASE("an InfiniBand port down: reseat the cable") {
