@@ -13,6 +13,6 @@ inline constexpr const char* k_diff_schema = "envlock.diff/v1";
 inline constexpr const char* k_lint_schema = "envlock.lint/v1";
 inline constexpr const char* k_lock_check_schema = "envlock.lock-check/v1";
 inline constexpr const char* k_verified_stamp_schema = "envlock.verified-stamp/v1";
-inline constexpr const char* k_importer_audit_schema = "envlock.importer-audit/v1";
+inline constexpr const char* k_importer_audit_schema = "envlock.importer-audit/v2";
 
 } // namespace envlock::formats
