@@ -329,7 +329,7 @@ check_eq "$(wc -l <"$WORK/audit.log")" 3 "three commands, three audit lines"
 run_cmd l "$IMPORTER" log --job 1234 --command get --format json
 check_eq "$l_rc" 0 "envlock-importer log --job 1234 finds the job"
 check_eq "$(printf '%s' "$l_out" | python3 -c 'import json,sys; e=json.load(sys.stdin)[0]; print(e["schema"], e["job"], e["step"], e["user"], e["image"], e["pin"]["role"], e["pin"]["manifest_digest"], e["sqsh"]["sha256"], e["outcome"])')" \
-  "envlock.importer-audit/v1 1234 0 root $URI base_image $D $REF_SHA ok" "which image job 1234 ran: the pin, its manifest and the .sqsh's sha256"
+  "envlock.importer-audit/v2 1234 0 root $URI base_image $D $REF_SHA ok" "which image job 1234 ran: the pin, its manifest and the .sqsh's sha256"
 run_cmd l "$IMPORTER" log --job 1235
 check_contains "$l_out" "get  refused  docker://$IMG_REGISTRY#test/unpinned:v1" "the refusal is on record"
 check_contains "$l_out" "error: docker://$IMG_REGISTRY#test/unpinned:v1: $IMG_REGISTRY/test/unpinned:v1 is pinned by no lock" "with its reason"

@@ -2,10 +2,10 @@
 #include "importer/audit_log.hpp"
 #include "importer/audit_record.hpp"
 #include "importer/trusted_path.hpp"
+#include "trusted_dir.hpp"
 
 #include <doctest/doctest.h>
 #include <fstream>
-#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,16 +34,6 @@ AuditEntry sample_entry() {
   e.sqsh_source = "shared";
   e.warnings = {"evicted sha256-x (least recently used)"};
   return e;
-}
-
-// A folder only root can write, on a path of root's folders (/ itself): what the trust walk
-// requires, which the usual temporary folder (under /tmp, writable by all) is not.
-envlock::util::TempDir trusted_base() {
-  auto made = envlock::util::TempDir::create_in("/", "envlock-unit-trust");
-  if (!made) {
-    throw std::runtime_error(made.error().message);
-  }
-  return std::move(*made);
 }
 
 } // namespace
@@ -80,7 +70,7 @@ TEST_SUITE("importer.audit") {
     if (::geteuid() != 0) {
       return; // only root writes the file (users' lines go to syslog), and only in root's folders
     }
-    const envlock::util::TempDir tmp = trusted_base();
+    const envlock::util::TempDir tmp = envlock::test::trusted_temp_dir();
     const fs::path log = tmp.path() / "audit.log";
     CHECK(append_audit(log, sample_entry())
               .starts_with(log.string() + ": not written: " + log.string() +
@@ -111,7 +101,7 @@ TEST_SUITE("importer.audit") {
     if (::geteuid() != 0) {
       return;
     }
-    const envlock::util::TempDir tmp = trusted_base();
+    const envlock::util::TempDir tmp = envlock::test::trusted_temp_dir();
     const fs::path log = tmp.path() / "audit.log";
     envlock::test::write_text(log, "");
     REQUIRE(::chmod(log.c_str(), 0622) == 0);
@@ -141,7 +131,7 @@ TEST_SUITE("importer.audit") {
     CHECK(line.size() <= k_max_audit_line);
     const auto back = audit_from_json(nlohmann::json::parse(line), "log:1");
     REQUIRE(back.has_value());
-    CHECK(back->warnings.back() == "95 more not shown");
+    CHECK(back->warnings.back() == "96 more not shown");
     nlohmann::json v1 = to_json(sample_entry());
     v1["schema"] = "envlock.importer-audit/v1";
     v1.erase("job_claimed");
@@ -157,7 +147,7 @@ TEST_SUITE("importer.audit") {
     if (::geteuid() != 0) {
       return; // the entries made here are not root's
     }
-    const envlock::util::TempDir tmp = trusted_base();
+    const envlock::util::TempDir tmp = envlock::test::trusted_temp_dir();
     const fs::path file = tmp.path() / "importer.yaml";
     envlock::test::write_text(file, "x");
     REQUIRE(::chmod(file.c_str(), 0644) == 0);
