@@ -18,7 +18,7 @@ namespace envlock::importer {
 
 inline constexpr const char* k_audit_schema = formats::k_importer_audit_schema;
 // The schema of the lines written before job_claimed, sqsh.checked and waits; still read.
-inline constexpr const char* k_audit_schema_v1 = "envlock.importer-audit/v1";
+inline constexpr const char* k_audit_schema_v1 = formats::k_importer_audit_schema_v1;
 
 // How a command ended: "ok", "refused" (a check failed: exit 1) or "failed" (exit 2 or 3).
 enum class AuditOutcome { ok, refused, failed };
