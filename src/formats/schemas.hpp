@@ -13,6 +13,8 @@ inline constexpr const char* k_diff_schema = "envlock.diff/v1";
 inline constexpr const char* k_lint_schema = "envlock.lint/v1";
 inline constexpr const char* k_lock_check_schema = "envlock.lock-check/v1";
 inline constexpr const char* k_verified_stamp_schema = "envlock.verified-stamp/v1";
-inline constexpr const char* k_importer_audit_schema = "envlock.importer-audit/v1";
+inline constexpr const char* k_importer_audit_schema = "envlock.importer-audit/v2";
+// The audit lines written before job_claimed, sqsh.checked and waits; still read back.
+inline constexpr const char* k_importer_audit_schema_v1 = "envlock.importer-audit/v1";
 
 } // namespace envlock::formats

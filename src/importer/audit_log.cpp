@@ -1,5 +1,6 @@
 #include "importer/audit_log.hpp"
 
+#include "importer/trusted_path.hpp"
 #include "util/fd.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
@@ -13,6 +14,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <pwd.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -76,26 +78,61 @@ AuditEntry new_audit_entry(const std::string& command) {
   }
   e.job = variable("SLURM_JOB_ID");
   e.step = e.job.empty() ? std::string() : variable("SLURM_STEP_ID");
+  e.job_claimed = ::getuid() != 0 && !e.job.empty();
   e.uid = static_cast<std::uint32_t>(::getuid());
   e.user = user_name(::getuid());
   e.command = command;
   return e;
 }
 
-std::string append_audit(const fs::path& log, const AuditEntry& entry) {
+namespace {
+
+// Only root's own steps (prolog, fill, scan, check, root's get) write the file.
+bool writes_the_file() {
+  return ::getuid() == 0 && ::geteuid() == 0;
+}
+
+// Root's descriptor of the log: the path walked (trusted_path.hpp) up to its folder, the file
+// opened there without following a link or blocking (a FIFO), and checked to be root's own
+// regular file that no one else can write.
+Result<util::Fd> open_log(const fs::path& log) {
+  const fs::path absolute = fs::absolute(log).lexically_normal();
+  ENVLOCK_TRY_ASSIGN(const TrustedEntry folder,
+                     open_trusted(absolute.parent_path(), EntryKind::folder));
+  util::Fd fd(::openat(folder.fd.get(), absolute.filename().c_str(),
+                       O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY));
+  if (!fd) {
+    return env_error(absolute.string() + ": " +
+                     (errno == ELOOP ? std::string("a symbolic link") : std::strerror(errno)));
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) {
+    return env_error(absolute.string() + ": " + std::strerror(errno));
+  }
+  if (auto problem = owned_file_problem(st, absolute, false)) {
+    return env_error(*problem);
+  }
+  return fd;
+}
+
+} // namespace
+
+std::string append_audit(const fs::path& log, const AuditEntry& given) {
+  AuditEntry entry = given;
+  entry.time = now_text();
   const std::string line = audit_line(entry);
   ::openlog("envlock-importer", LOG_PID, LOG_USER);
   ::syslog(priority_of(entry), "%.*s", static_cast<int>(line.size() - 1), line.data());
   ::closelog();
-  if (log.empty()) {
+  if (log.empty() || !writes_the_file()) {
     return {};
   }
-  const int raw = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
-  if (raw < 0) {
-    return log.string() + ": cannot append: " + std::strerror(errno);
+  auto fd = open_log(log);
+  if (!fd) {
+    return log.string() + ": not written: " + fd.error().message +
+           " (root's lines go only to a file of root's that no one else can write)";
   }
-  const util::Fd fd(raw);
-  const ssize_t written = ::write(fd.get(), line.data(), line.size());
+  const ssize_t written = ::write(fd->get(), line.data(), line.size());
   if (written != static_cast<ssize_t>(line.size())) {
     return log.string() + ": cannot append: " +
            (written < 0 ? std::string(std::strerror(errno)) : std::string("short write"));

@@ -26,6 +26,18 @@ public:
     return value->get<std::string>();
   }
 
+  bool boolean(const char* key) {
+    const json* value = find(key);
+    if (value == nullptr) {
+      return false;
+    }
+    if (!value->is_boolean()) {
+      problem(key, "must be true or false");
+      return false;
+    }
+    return value->get<bool>();
+  }
+
   std::int64_t integer(const char* key, std::int64_t min, std::int64_t max) {
     const json* value = find(key);
     if (value == nullptr) {
@@ -126,6 +138,7 @@ json to_json(const AuditEntry& e) {
           {"node", e.node},
           {"job", e.job},
           {"step", e.step},
+          {"job_claimed", e.job_claimed},
           {"uid", e.uid},
           {"user", e.user},
           {"command", e.command},
@@ -137,11 +150,16 @@ json to_json(const AuditEntry& e) {
             {"lock_sha256", e.pin_lock_sha256},
             {"digest", e.pin_digest},
             {"manifest_digest", e.pin_manifest_digest}}},
-          {"sqsh", {{"path", e.sqsh_path}, {"sha256", e.sqsh_sha256}, {"source", e.sqsh_source}}},
+          {"sqsh",
+           {{"path", e.sqsh_path},
+            {"sha256", e.sqsh_sha256},
+            {"source", e.sqsh_source},
+            {"checked", e.sqsh_checked}}},
           {"outcome", to_string(e.outcome)},
           {"exit_code", e.exit_code},
           {"message", e.message},
-          {"warnings", e.warnings}};
+          {"warnings", e.warnings},
+          {"waits", e.waits}};
 }
 
 Result<AuditEntry> audit_from_json(const json& value, const std::string& origin) {
@@ -151,13 +169,15 @@ Result<AuditEntry> audit_from_json(const json& value, const std::string& origin)
   Fields top(value, "", origin);
   AuditEntry e;
   (void)top.text("schema");
-  if (!value.contains("schema") || value["schema"] != k_audit_schema) {
+  const bool v1 = value.contains("schema") && value["schema"] == k_audit_schema_v1;
+  if (!v1 && (!value.contains("schema") || value["schema"] != k_audit_schema)) {
     return input_error(origin + ": not an " + std::string(k_audit_schema));
   }
   e.time = top.text("time");
   e.node = top.text("node");
   e.job = top.text("job");
   e.step = top.text("step");
+  e.job_claimed = v1 ? false : top.boolean("job_claimed");
   e.uid = static_cast<std::uint32_t>(top.integer("uid", 0, 4294967295));
   e.user = top.text("user");
   e.command = top.text("command");
@@ -177,6 +197,7 @@ Result<AuditEntry> audit_from_json(const json& value, const std::string& origin)
     e.sqsh_path = f.text("path");
     e.sqsh_sha256 = f.text("sha256");
     e.sqsh_source = f.text("source");
+    e.sqsh_checked = v1 ? std::string() : f.text("checked");
     ENVLOCK_TRY(f.finish());
   }
   const std::string outcome = top.text("outcome");
@@ -192,12 +213,68 @@ Result<AuditEntry> audit_from_json(const json& value, const std::string& origin)
   e.exit_code = static_cast<int>(top.integer("exit_code", 0, 255));
   e.message = top.text("message");
   e.warnings = top.texts("warnings");
+  if (!v1) {
+    e.waits = top.texts("waits");
+  }
   ENVLOCK_TRY(top.finish());
   return e;
 }
 
+namespace {
+
+constexpr std::size_t k_max_item = 1024;
+
+void shorten(std::string& text, std::size_t max) {
+  if (text.size() > max) {
+    // Cut at a character boundary: never inside a UTF-8 sequence.
+    std::size_t end = max;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+      --end;
+    }
+    text = text.substr(0, end) + " [" + std::to_string(text.size() - end) + " bytes not shown]";
+  }
+}
+
+void shorten_list(std::vector<std::string>& items, std::size_t keep) {
+  for (auto& item : items) {
+    shorten(item, k_max_item);
+  }
+  if (items.size() > keep) {
+    const std::size_t dropped = items.size() - keep;
+    items.resize(keep);
+    items.push_back(std::to_string(dropped) + " more not shown");
+  }
+}
+
+std::string dumped(const AuditEntry& entry) {
+  return to_json(entry).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+} // namespace
+
 std::string audit_line(const AuditEntry& entry) {
-  return to_json(entry).dump() + "\n";
+  std::string line = dumped(entry);
+  if (line.size() <= k_max_audit_line) {
+    return line;
+  }
+  AuditEntry short_entry = entry;
+  shorten(short_entry.message, 4 * k_max_item);
+  for (std::string* field : {&short_entry.image, &short_entry.node, &short_entry.job,
+                             &short_entry.step, &short_entry.config, &short_entry.sqsh_path,
+                             &short_entry.pin_lock, &short_entry.pin_role}) {
+    shorten(*field, k_max_item / 4);
+  }
+  shorten_list(short_entry.warnings, 4);
+  shorten_list(short_entry.waits, 2);
+  line = dumped(short_entry);
+  if (line.size() <= k_max_audit_line) {
+    return line;
+  }
+  short_entry.warnings = {"warnings not shown: the line would exceed " +
+                          std::to_string(k_max_audit_line) + " bytes"};
+  short_entry.waits.clear();
+  shorten(short_entry.message, k_max_item);
+  return dumped(short_entry);
 }
 
 } // namespace envlock::importer

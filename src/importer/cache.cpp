@@ -1,6 +1,7 @@
 #include "importer/cache.hpp"
 
 #include "formats/image_record.hpp"
+#include "importer/trusted_path.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -31,8 +32,8 @@ Status make_private_dir(const fs::path& dir, uid_t uid) {
   }
   if (st.st_uid != uid || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     return env_error(dir.string() + ": owned by uid " + std::to_string(st.st_uid) + " with mode " +
-                     std::to_string(st.st_mode & 07777) + "; the cache of uid " +
-                     std::to_string(uid) + " must be its own and writable by it alone");
+                     mode_text(st.st_mode) + "; the cache of uid " + std::to_string(uid) +
+                     " must be its own and writable by it alone");
   }
   return {};
 }

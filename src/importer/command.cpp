@@ -13,6 +13,7 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <type_traits>
 #include <unistd.h>
 
 namespace envlock::importer {
@@ -39,8 +40,10 @@ public:
       std::cerr << "envlock importer: " << line << "\n";
       if (line.starts_with("warning: ")) {
         m_entry.warnings.push_back(line.substr(9));
-      } else if (line.starts_with("evicted ")) {
+      } else if (line.starts_with("evicted ") || line.starts_with("removed ")) {
         m_entry.warnings.push_back(line);
+      } else if (line.starts_with("waiting ") || line.starts_with("waited ")) {
+        m_entry.waits.push_back(line);
       }
     };
     if (!choice.ignored.empty()) {
@@ -60,6 +63,13 @@ public:
           result.error().code == ExitCode::failed ? AuditOutcome::refused : AuditOutcome::failed;
       m_entry.exit_code = static_cast<int>(result.error().code);
       m_entry.message = result.error().message;
+    } else if constexpr (std::is_same_v<T, ExitCode>) {
+      // A command that ends with a finding but no error (scan found a corrupt image).
+      if (*result != ExitCode::ok) {
+        m_entry.outcome =
+            *result == ExitCode::failed ? AuditOutcome::refused : AuditOutcome::failed;
+        m_entry.exit_code = static_cast<int>(*result);
+      }
     }
     if (const std::string problem = append_audit(m_log, m_entry); !problem.empty()) {
       std::cerr << "envlock importer: " << problem << "; the audit line went to syslog only\n";
@@ -85,11 +95,17 @@ Result<ExitCode> run_get(const std::string& uri) {
     run.entry().sqsh_path = outcome->sqsh.string();
     run.entry().sqsh_sha256 = outcome->sha256;
     run.entry().sqsh_source = to_string(outcome->source);
+    run.entry().sqsh_checked = outcome->sha256.empty() ? "" : to_string(outcome->checked);
   }
   if (!outcome) {
     return run.finish(Result<ExitCode>(outcome.error()));
   }
-  c.note(std::string(to_string(outcome->source)) + ", sha256 checked: " + outcome->sqsh.string());
+  // A stamp in the user's own cache is the user's word, so the line says whose check it was.
+  c.note(std::string(to_string(outcome->source)) +
+         (outcome->checked == Checked::caller_stamp
+              ? ", sha256 as this user's own stamp says (not read again): "
+              : ", sha256 checked: ") +
+         outcome->sqsh.string());
   std::cout << outcome->sqsh.string() << "\n" << std::flush;
   if (!std::cout) {
     return run.finish(Result<ExitCode>(env_error("cannot write to standard output")));
@@ -122,16 +138,19 @@ Result<ExitCode> run_release() {
   return run.finish(Result<ExitCode>(ExitCode::ok));
 }
 
-Result<ExitCode> run_check(const std::string& uri) {
+Result<ExitCode> run_check(const std::string& uri, const std::string& container) {
   Run run("check");
   run.entry().image = uri;
+  if (!container.empty()) {
+    run.entry().image += (uri.empty() ? "" : " ") + std::string("--container-name=") + container;
+  }
   if (auto opened = run.open(); !opened) {
     return run.finish(Result<ExitCode>(opened.error()));
   }
-  if (auto checked = check(run.context(), uri); !checked) {
+  if (auto checked = check(run.context(), uri, container); !checked) {
     return run.finish(Result<ExitCode>(checked.error()));
   }
-  run.context().note("check: " + uri + ": allowed");
+  run.context().note("check: " + run.entry().image + ": allowed");
   return run.finish(Result<ExitCode>(ExitCode::ok));
 }
 
@@ -148,6 +167,7 @@ Result<ExitCode> run_fill(const std::string& uri) {
   run.entry().sqsh_path = outcome->sqsh.string();
   run.entry().sqsh_sha256 = outcome->sha256;
   run.entry().sqsh_source = to_string(outcome->source);
+  run.entry().sqsh_checked = to_string(outcome->checked);
   run.context().note("fill: " + std::string(to_string(outcome->source)) + ": " +
                      outcome->sqsh.string());
   return run.finish(Result<ExitCode>(ExitCode::ok));
@@ -163,6 +183,8 @@ Result<ExitCode> run_scan() {
     run.context().note("warning: corrupt pre-distributed image " + line);
   }
   if (!corrupt.empty()) {
+    run.entry().message = std::to_string(corrupt.size()) + " corrupt pre-distributed image" +
+                          (corrupt.size() == 1 ? "" : "s");
     return run.finish(Result<ExitCode>(ExitCode::failed));
   }
   return run.finish(Result<ExitCode>(ExitCode::ok));
@@ -173,6 +195,7 @@ Result<ExitCode> run_scan() {
 std::function<Result<ExitCode>()> add_importer_commands(CLI::App& app, const std::string& program) {
   app.require_subcommand(1);
   auto uri = std::make_shared<std::string>();
+  auto container = std::make_shared<std::string>();
   auto query = std::make_shared<LogQuery>();
   const std::string uri_help =
       "docker://[USER@][REGISTRY#]IMAGE[:TAG][@sha256:...] or a .sqsh path";
@@ -185,7 +208,9 @@ std::function<Result<ExitCode>()> add_importer_commands(CLI::App& app, const std
   cmdline::set_footer(*release_command, program + " release", k_manual);
   CLI::App* check_command =
       app.add_subcommand("check", "Apply the policy to a job's image before the job (the prolog)");
-  check_command->add_option("uri", *uri, uri_help)->required();
+  check_command->add_option("uri", *uri, uri_help);
+  check_command->add_option("--container-name", *container,
+                            "The job's --container-name (NAME[:FLAG]), as Pyxis takes it");
   cmdline::set_footer(*check_command, program + " check /local/images/train.sqsh", k_manual);
   CLI::App* fill_command =
       app.add_subcommand("fill", "Put a pinned image in the node's shared cache (as root)");
@@ -205,7 +230,7 @@ std::function<Result<ExitCode>()> add_importer_commands(CLI::App& app, const std
       return run_release();
     }
     if (check_command->parsed()) {
-      return run_check(*uri);
+      return run_check(*uri, *container);
     }
     if (fill_command->parsed()) {
       return run_fill(*uri);

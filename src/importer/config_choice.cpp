@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <unistd.h>
 
 namespace envlock::importer {
 
@@ -69,7 +70,11 @@ ConfigChoice choose_config(const EnvironmentLookup& lookup) {
 
 Result<ImporterConfig> load_config(const ConfigChoice& choice) {
   const std::string prefix = "importer configuration (" + choice.why + "): ";
-  if (choice.source == ConfigSource::job) {
+  // The system's file speaks for the operator: under a job, and whenever root reads it (the
+  // prolog, the health check's scan, a fill), whose decisions are for every user of the node.
+  const bool system = choice.source == ConfigSource::job ||
+                      (choice.source == ConfigSource::default_file && ::geteuid() == 0);
+  if (system) {
     if (auto problem = untrusted_because(choice.file)) {
       return env_error(prefix + *problem +
                        "; it must be owned by root and writable by no one else, with every "
@@ -81,7 +86,7 @@ Result<ImporterConfig> load_config(const ConfigChoice& choice) {
     return with_prefix(config.error(), prefix);
   }
   config->choice = choice.why;
-  config->trust = choice.source == ConfigSource::job ? Trust::system : Trust::caller;
+  config->trust = system ? Trust::system : Trust::caller;
   if (config->trust == Trust::system) {
     if (auto checked = check_named_paths(*config); !checked) {
       return with_prefix(checked.error(), prefix);

@@ -38,9 +38,9 @@ std::optional<std::string> job_marker(const EnvironmentLookup& lookup);
 // The file to read and why, from the environment `lookup` gives.
 ConfigChoice choose_config(const EnvironmentLookup& lookup = process_variable);
 
-// Reads the chosen file. Under a job it must be safe (trusted_path.hpp), and so must the locks and
-// the public key it names. Every error is prefixed "importer configuration (WHY): ", so that it
-// says which file and what chose it.
+// Reads the chosen file. Under a job, and when root reads the default file, it must be safe
+// (trusted_path.hpp), and so must the locks and the public key it names (Trust::system). Every
+// error is prefixed "importer configuration (WHY): ", so that it says which file and what chose it.
 Result<ImporterConfig> load_config(const ConfigChoice& choice);
 
 } // namespace envlock::importer

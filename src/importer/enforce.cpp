@@ -6,6 +6,7 @@
 #include "importer/pins.hpp"
 #include "importer/shared_cache.hpp"
 #include "importer/stamp.hpp"
+#include "importer/trusted_path.hpp"
 #include "importer/unpinned.hpp"
 #include "util/fs.hpp"
 #include "util/strings.hpp"
@@ -38,6 +39,29 @@ std::string listed(const std::vector<fs::path>& dirs) {
   return names.empty() ? std::string("none configured") : util::join(names, ", ");
 }
 
+// Root's own cache, where root's steps keep their verified stamps; nothing (said) when it is not
+// root's (a user made CACHE/0 first): every .sqsh is then read whole.
+std::optional<Cache> stamp_cache(const Context& c) {
+  auto cache = Cache::open(c.config.cache, c.uid);
+  if (!cache) {
+    c.note("warning: " + cache.error().message + "; no stamps are used: every .sqsh is read whole");
+    return std::nullopt;
+  }
+  return std::move(*cache);
+}
+
+// Whose word a stamp of the caller's own cache is: root's for root's steps.
+Checked checked_by(const Context& c, const Hashed& hashed) {
+  if (!hashed.from_stamp) {
+    return Checked::hashed;
+  }
+  return c.uid == 0 ? Checked::root_stamp : Checked::caller_stamp;
+}
+
+fs::path stamp_of(const std::optional<Cache>& cache, const fs::path& file) {
+  return cache ? cache->stamp(file) : fs::path();
+}
+
 Status check_path(const Context& c, const Catalogue& catalogue, const ImageUri& uri) {
   const fs::path path(uri.path);
   if (!path.is_absolute()) {
@@ -45,13 +69,29 @@ Status check_path(const Context& c, const Catalogue& catalogue, const ImageUri& 
                         uri.text + ": a relative .sqsh path cannot be checked before the job; it "
                                    "is pinned by no lock that can be found");
   }
+  // Pyxis opens the path itself, after the check: only a path no one but root can change is the
+  // same file then as now.
+  if (c.config.trust == Trust::system) {
+    if (auto problem = untrusted_because(path)) {
+      return apply_policy(c, catalogue,
+                          uri.text + ": not a path only root can change (" + *problem +
+                              "), so the file Pyxis opens after this check could be another; it "
+                              "is pinned by no lock that can be checked");
+    }
+  }
   const std::vector<fs::path> dirs = usable_sqsh_dirs(c);
   if (!folder_holding(dirs, path)) {
     return apply_policy(c, catalogue,
                         uri.text + ": a .sqsh outside the sqsh_dirs (" + listed(dirs) +
                             ") is pinned by no lock that can be checked");
   }
-  const auto record = record_beside(path);
+  auto record = record_beside(path);
+  if (record && c.config.trust == Trust::system) {
+    if (auto problem = untrusted_because(record->record)) {
+      c.note("warning: " + *problem + "; record ignored: a user could have planted it");
+      record.reset();
+    }
+  }
   std::optional<Pin> pin;
   if (record) {
     if (auto ref = oci::parse_image_ref(record->result.image_reference)) {
@@ -67,8 +107,15 @@ Status check_path(const Context& c, const Catalogue& catalogue, const ImageUri& 
                     : std::string("no squashfs-result.json beside it names it, so it")) +
             " is pinned by no lock");
   }
-  ENVLOCK_TRY_ASSIGN(const Cache cache, Cache::open(c.config.cache, c.uid));
-  ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(path, cache.stamp(path)));
+  note_pin(c, *pin);
+  const auto cache = stamp_cache(c);
+  ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(path, stamp_of(cache, path)));
+  if (c.audit != nullptr) {
+    c.audit->sqsh_path = path.string();
+    c.audit->sqsh_sha256 = hashed.sha256;
+    c.audit->sqsh_source = to_string(Source::path);
+    c.audit->sqsh_checked = to_string(checked_by(c, hashed));
+  }
   if (hashed.sha256 != record->result.sha256) {
     return check_failed(path.string() + ": sha256 " + hashed.sha256 + ", expected " +
                         record->result.sha256 + " (from " + record->record.string() + ")");
@@ -76,16 +123,60 @@ Status check_path(const Context& c, const Catalogue& catalogue, const ImageUri& 
   return {};
 }
 
+// Pyxis runs an existing container of a --container-name as it is, without importing (nor
+// calling the importer): what it holds is whatever its user put in it (enroot create from any
+// .sqsh). Only NAME:create makes it anew from the job's image, failing when it exists.
+Status check_container_name(const Context& c, const Catalogue& catalogue,
+                            const std::string& container, std::string_view image) {
+  const auto colon = container.rfind(':');
+  const std::string name = colon == std::string::npos ? container : container.substr(0, colon);
+  const std::string flag = colon == std::string::npos ? "auto" : container.substr(colon + 1);
+  if (image.empty()) {
+    return apply_policy(c, catalogue,
+                        "--container-name=" + container +
+                            " without --container-image: the container " + name +
+                            " holds whatever its user put in it (enroot create), which no lock "
+                            "pins and nothing can check");
+  }
+  if (flag != "create") {
+    return apply_policy(c, catalogue,
+                        "--container-name=" + container + ": an existing container " + name +
+                            " is run as it is instead of " + std::string(image) +
+                            " (Pyxis skips the import), and what it holds no lock pins and "
+                            "nothing can check; use --container-name=" +
+                            name + ":create");
+  }
+  return {};
+}
+
 } // namespace
 
-Status check(const Context& c, std::string_view text) {
+Result<Catalogue> read_pins(const Context& c) {
+  ENVLOCK_TRY_ASSIGN(Catalogue catalogue, read_catalogue(c.config.locks, c.config.trust));
+  for (const auto& warning : catalogue.warnings) {
+    c.note("warning: " + warning);
+  }
+  return catalogue;
+}
+
+Status check(const Context& c, std::string_view text, const std::string& container) {
+  if (text.empty() && container.empty()) {
+    return input_error("check: an image URI or --container-name is required");
+  }
+  ENVLOCK_TRY_ASSIGN(const Catalogue catalogue, read_pins(c));
+  if (!container.empty()) {
+    ENVLOCK_TRY(check_container_name(c, catalogue, container, text));
+    if (text.empty()) {
+      return {};
+    }
+  }
   ENVLOCK_TRY_ASSIGN(const ImageUri uri, parse_image_uri(text));
-  ENVLOCK_TRY_ASSIGN(const Catalogue catalogue, read_catalogue(c.config.locks));
   if (uri.kind == UriKind::sqsh_path) {
     return check_path(c, catalogue, uri);
   }
   ENVLOCK_TRY_ASSIGN(const std::optional<Pin> found, find_pin(catalogue, uri));
   if (found) {
+    note_pin(c, *found);
     return {};
   }
   oci::ImageRef shown = uri.image;
@@ -103,26 +194,21 @@ Result<GetOutcome> fill(const Context& c, std::string_view text) {
   if (uri.kind == UriKind::sqsh_path) {
     return input_error(uri.text + ": a .sqsh path is used where it is; nothing to fill");
   }
-  ENVLOCK_TRY_ASSIGN(const Catalogue catalogue, read_catalogue(c.config.locks));
+  ENVLOCK_TRY_ASSIGN(const Catalogue catalogue, read_pins(c));
   ENVLOCK_TRY_ASSIGN(const std::optional<Pin> pin, find_pin(catalogue, uri));
   if (!pin) {
     return input_error(uri.text + ": pinned by no lock; nothing to check an import against, so "
                                   "nothing is put in the shared cache");
   }
-  if (c.audit != nullptr) {
-    c.audit->pin_role = pin->role;
-    c.audit->pin_lock = pin->lock_path.string();
-    c.audit->pin_lock_sha256 = pin->lock_sha256;
-    c.audit->pin_digest = pin->image.digest;
-    c.audit->pin_manifest_digest = pin->platform_digest;
-  }
+  note_pin(c, *pin);
   ENVLOCK_TRY_ASSIGN(const Expectation expected, expectation_of(c, *pin));
   if (expected.distributed && util::path_exists(expected.distributed->sqsh)) {
-    ENVLOCK_TRY_ASSIGN(const Cache cache, Cache::open(c.config.cache, c.uid));
+    const auto cache = stamp_cache(c);
     const fs::path sqsh = expected.distributed->sqsh;
-    ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(sqsh, cache.stamp(sqsh)));
+    ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(sqsh, stamp_of(cache, sqsh)));
     if (hashed.sha256 == expected.sha256) {
-      return GetOutcome{fs::absolute(sqsh), Source::distributed, hashed.sha256};
+      return GetOutcome{fs::absolute(sqsh), Source::distributed, hashed.sha256,
+                        checked_by(c, hashed)};
     }
     c.note("warning: corrupt pre-distributed image " + sqsh.string() + ": sha256 " + hashed.sha256 +
            ", expected " + expected.sha256 + " (from " + expected.source +
@@ -137,22 +223,24 @@ Result<GetOutcome> fill(const Context& c, std::string_view text) {
   job.wait = std::chrono::seconds(c.config.lock_timeout_seconds);
   job.note = c.note;
   ENVLOCK_TRY_ASSIGN(const SharedHit hit, shared_fill(job));
-  return GetOutcome{hit.sqsh, Source::shared, hit.sha256};
+  return GetOutcome{hit.sqsh, hit.imported ? Source::imported : Source::shared, hit.sha256,
+                    hit.checked};
 }
 
 std::vector<std::string> scan(const Context& c) {
   std::vector<std::string> out;
-  const SqshDirScan found = scan_sqsh_dirs(usable_sqsh_dirs(c));
-  auto cache = Cache::open(c.config.cache, c.uid);
-  if (!cache) {
-    out.push_back(cache.error().message);
-    return out;
+  if (!c.config.shared_cache.empty()) {
+    for (const auto& stale : remove_stale_fills(c.config.shared_cache)) {
+      c.note("removed " + stale.string() + " (left by a fill that died)");
+    }
   }
+  const SqshDirScan found = scan_usable_sqsh_dirs(c);
+  const auto cache = stamp_cache(c);
   for (const auto& item : found.records) {
     if (!util::path_exists(item.sqsh)) {
       continue;
     }
-    auto hashed = verified_sha256(item.sqsh, cache->stamp(item.sqsh));
+    auto hashed = verified_sha256(item.sqsh, stamp_of(cache, item.sqsh));
     if (!hashed) {
       out.push_back(hashed.error().message);
     } else if (hashed->sha256 != item.result.sha256) {

@@ -1,6 +1,7 @@
 #include "importer/expected.hpp"
 
 #include "importer/envlock_tool.hpp"
+#include "importer/trusted_path.hpp"
 #include "provenance/keys.hpp"
 #include "provenance/signing.hpp"
 #include "util/fs.hpp"
@@ -16,7 +17,21 @@ namespace {
 
 constexpr std::string_view k_envelope_name = "provenance.dsse.json";
 
-void read_distributed(const fs::path& dir, const fs::path& path, SqshDirScan& scan) {
+// Why an entry of a sqsh_dir may not count under `trust`, if it may not: under a job, a record,
+// an image or a folder must be on a trusted path (trusted_path.hpp), or a user could have put it
+// there for someone else's job.
+std::optional<std::string> distrusted(const fs::path& path, Trust trust) {
+  if (trust != Trust::system) {
+    return std::nullopt;
+  }
+  return untrusted_because(path);
+}
+
+void read_distributed(const fs::path& dir, const fs::path& path, SqshDirScan& scan, Trust trust) {
+  if (auto problem = distrusted(path, trust)) {
+    scan.warnings.push_back(*problem + "; record ignored: a user could have planted it");
+    return;
+  }
   auto result = formats::read_squashfs_result(path);
   if (!result) {
     scan.warnings.push_back(result.error().message + "; record ignored");
@@ -26,24 +41,41 @@ void read_distributed(const fs::path& dir, const fs::path& path, SqshDirScan& sc
     scan.warnings.push_back(path.string() + ": sqsh.file: not a file name; record ignored");
     return;
   }
-  scan.records.push_back({path, dir / result->file_name, *result});
+  const fs::path sqsh = dir / result->file_name;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(sqsh, ec))) {
+    if (auto problem = distrusted(sqsh, trust)) {
+      scan.warnings.push_back(*problem + "; the image " + path.string() +
+                              " names is ignored: a user could swap it");
+      return;
+    }
+  }
+  scan.records.push_back({path, sqsh, *result});
 }
 
 // The squashfs results of `dir` and, at depth 0, of its immediate subfolders, in path order.
-void scan_folder(const fs::path& dir, SqshDirScan& scan, int depth) {
+void scan_folder(const fs::path& dir, SqshDirScan& scan, int depth, Trust trust) {
   std::vector<fs::path> entries = formats::squashfs_results_in(dir);
   std::error_code ec;
   for (const auto& item : fs::directory_iterator(dir, ec)) {
-    if (depth == 0 && item.is_directory(ec)) {
+    if (depth == 0 && item.is_directory(ec) && !item.is_symlink(ec)) {
       entries.push_back(item.path());
+    } else if (depth == 0 && item.is_symlink(ec) && trust == Trust::system &&
+               fs::is_directory(item.path(), ec)) {
+      scan.warnings.push_back(item.path().string() +
+                              ": a symbolic link; folder ignored: a user could redirect it");
     }
   }
   std::sort(entries.begin(), entries.end());
   for (const auto& path : entries) {
-    if (fs::is_directory(path, ec)) {
-      scan_folder(path, scan, depth + 1);
+    if (fs::is_directory(fs::symlink_status(path, ec))) {
+      if (auto problem = distrusted(path, trust)) {
+        scan.warnings.push_back(*problem + "; folder ignored: a user could plant records in it");
+        continue;
+      }
+      scan_folder(path, scan, depth + 1, trust);
     } else {
-      read_distributed(dir, path, scan);
+      read_distributed(dir, path, scan, trust);
     }
   }
 }
@@ -139,6 +171,9 @@ Result<Expectation> from_provenance(const Pin& pin, const ImporterConfig& config
       tried.push_back(candidate.string());
       continue;
     }
+    if (auto problem = distrusted(candidate, config.trust)) {
+      return check_failed(*problem + "; the provenance is not read: a user could forge it");
+    }
     ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file(candidate));
     return expectation_from_envelope(text, candidate.string(), pin, key, config);
   }
@@ -151,7 +186,7 @@ Result<Expectation> from_provenance(const Pin& pin, const ImporterConfig& config
 
 } // namespace
 
-SqshDirScan scan_sqsh_dirs(const std::vector<fs::path>& dirs) {
+SqshDirScan scan_sqsh_dirs(const std::vector<fs::path>& dirs, Trust trust) {
   SqshDirScan scan;
   for (const auto& dir : dirs) {
     std::error_code ec;
@@ -159,7 +194,7 @@ SqshDirScan scan_sqsh_dirs(const std::vector<fs::path>& dirs) {
       scan.warnings.push_back(dir.string() + ": not a folder; sqsh_dirs entry ignored");
       continue;
     }
-    scan_folder(dir, scan, 0);
+    scan_folder(dir, scan, 0, trust);
   }
   return scan;
 }

@@ -37,8 +37,11 @@ struct SqshDirScan {
 };
 
 // Every squashfs-result.json (or NAME.squashfs-result.json) in each folder and in its immediate
-// subfolders. A missing folder is a warning, never an error: a node may not have it yet.
-SqshDirScan scan_sqsh_dirs(const std::vector<std::filesystem::path>& dirs);
+// subfolders. A missing folder is a warning, never an error: a node may not have it yet. Under
+// Trust::system (a job's configuration), a subfolder, a record or an image not on a trusted path
+// (trusted_path.hpp: a user's subfolder, a sticky folder, a link) is skipped with a warning.
+SqshDirScan scan_sqsh_dirs(const std::vector<std::filesystem::path>& dirs,
+                           Trust trust = Trust::caller);
 
 struct Expectation {
   std::string sha256;     // 64 hex; empty when nothing records the image

@@ -20,10 +20,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The stamp of `file` in `cache`; none without a cache.
+fs::path stamp_in(const Cache* cache, const fs::path& file) {
+  return cache == nullptr ? fs::path() : cache->stamp(file);
+}
+
+Checked checked_by(const Hashed& hashed) {
+  return hashed.from_stamp ? Checked::caller_stamp : Checked::hashed;
+}
+
 // Checks a .sqsh envlock does not own (pre-distributed, or given by path) against `sha256`.
-Status check_foreign(const Cache& cache, const fs::path& sqsh, const std::string& sha256,
-                     const std::string& source) {
-  ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(sqsh, cache.stamp(sqsh)));
+Result<Checked> check_foreign(const Cache* cache, const fs::path& sqsh, const std::string& sha256,
+                              const std::string& source) {
+  ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(sqsh, stamp_in(cache, sqsh)));
   if (hashed.sha256 != sha256) {
     return check_failed(sqsh.string() + ": sha256 " + hashed.sha256 + ", expected " + sha256 +
                         " (from " + source +
@@ -31,7 +40,7 @@ Status check_foreign(const Cache& cache, const fs::path& sqsh, const std::string
                         "make where they are: copy the image again, e.g. with envlock fleet "
                         "distribute)");
   }
-  return {};
+  return checked_by(hashed);
 }
 
 void remove_entry(const Cache& cache, const std::string& key) {
@@ -41,18 +50,24 @@ void remove_entry(const Cache& cache, const std::string& key) {
   fs::remove(cache.stamp(cache.image(key)), ec);
 }
 
+struct CachedHit {
+  std::string sha256;
+  Checked checked = Checked::hashed;
+};
+
 // The sha256 of the cached image of `key`, checked; nothing when the cache does not hold it (or
-// only part of it).
-Result<std::optional<std::string>> use_cached(const Context& c, const Cache& cache,
-                                              const std::string& key, const Expectation& expected) {
+// only part of it). The caller's own cache is the caller's word: a stamp there vouches for the
+// file only to the caller, and the outcome says so (Checked::caller_stamp).
+Result<std::optional<CachedHit>> use_cached(const Context& c, const Cache& cache,
+                                            const std::string& key, const Expectation& expected) {
   const fs::path image = cache.image(key);
   if (!util::path_exists(image) || !util::path_exists(cache.record(key))) {
-    return std::optional<std::string>();
+    return std::optional<CachedHit>();
   }
   auto record = formats::read_image_record(cache.record(key));
   if (!record) {
     c.note("warning: " + record.error().message + "; importing the image again");
-    return std::optional<std::string>();
+    return std::optional<CachedHit>();
   }
   const std::string want = expected.sha256.empty() ? record->sha256 : expected.sha256;
   const std::string source =
@@ -64,12 +79,12 @@ Result<std::optional<std::string>> use_cached(const Context& c, const Cache& cac
                         " (from " + source + "); moved to " + moved.string() +
                         "; the next get imports the image again");
   }
-  return std::optional<std::string>(want);
+  return std::optional<CachedHit>(CachedHit{want, checked_by(hashed)});
 }
 
 // The pre-distributed image, when it is there and right. A corrupt one is reported and, unless
 // on_corrupt is refuse, left for the shared cache or the registry to stand in for.
-Result<std::optional<GetOutcome>> use_distributed(const Context& c, const Cache& cache,
+Result<std::optional<GetOutcome>> use_distributed(const Context& c, const Cache* cache,
                                                   const Expectation& expected) {
   if (!expected.distributed || !util::path_exists(expected.distributed->sqsh)) {
     return std::optional<GetOutcome>();
@@ -78,12 +93,12 @@ Result<std::optional<GetOutcome>> use_distributed(const Context& c, const Cache&
   auto checked = check_foreign(cache, sqsh, expected.sha256, expected.source);
   if (checked) {
     return std::optional<GetOutcome>(
-        GetOutcome{fs::absolute(sqsh), Source::distributed, expected.sha256});
+        GetOutcome{fs::absolute(sqsh), Source::distributed, expected.sha256, *checked});
   }
   if (checked.error().code != ExitCode::failed || c.config.on_corrupt == OnCorrupt::refuse) {
     return checked.error();
   }
-  ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(sqsh, cache.stamp(sqsh)));
+  ENVLOCK_TRY_ASSIGN(const Hashed hashed, verified_sha256(sqsh, stamp_in(cache, sqsh)));
   c.note("warning: corrupt pre-distributed image " + sqsh.string() + ": sha256 " + hashed.sha256 +
          ", expected " + expected.sha256 + " (from " + expected.source +
          "); the job gets the image from the shared cache or the registry instead (on_corrupt: "
@@ -93,33 +108,46 @@ Result<std::optional<GetOutcome>> use_distributed(const Context& c, const Cache&
 
 Result<GetOutcome> get_through_cache(const Context& c, const Pin& pin,
                                      const Expectation& expected) {
-  ENVLOCK_TRY_ASSIGN(const Cache cache, Cache::open(c.config.cache, c.uid));
-  ENVLOCK_TRY_ASSIGN(const auto distributed, use_distributed(c, cache, expected));
+  // A cache folder of this uid that is not this user's own (another user made it first) is not
+  // used: the pre-distributed image and the shared cache still serve the job.
+  auto opened = Cache::open(c.config.cache, c.uid);
+  const Cache* own = opened ? &*opened : nullptr;
+  if (!opened) {
+    c.note("warning: " + opened.error().message + "; this user's cache is not used");
+  }
+  ENVLOCK_TRY_ASSIGN(const auto distributed, use_distributed(c, own, expected));
   if (distributed) {
     return *distributed;
   }
   const std::string key = cache_key(pin.platform_digest, pin.platform, pin.settings);
   if (!c.config.shared_cache.empty()) {
-    const SharedLookup shared = shared_lookup(c.config.shared_cache, key, expected.sha256, &cache,
-                                              std::chrono::seconds(c.config.lock_timeout_seconds));
+    const SharedLookup shared =
+        shared_lookup(c.config.shared_cache, key, expected.sha256, own,
+                      std::chrono::seconds(c.config.lock_timeout_seconds), c.note);
     if (shared.hit) {
-      return GetOutcome{shared.hit->sqsh, Source::shared, shared.hit->sha256};
+      return GetOutcome{shared.hit->sqsh, Source::shared, shared.hit->sha256, shared.hit->checked};
     }
     if (!shared.problem.empty()) {
       c.note("warning: " + shared.problem + "; using this user's cache");
     }
   }
+  if (!opened) {
+    return opened.error();
+  }
+  const Cache& cache = *opened;
   const std::string shown = pin.image.name() + "@" + pin.platform_digest;
   ENVLOCK_TRY_ASSIGN(
       const FileLock lock,
       FileLock::acquire(cache.lock(key), std::chrono::seconds(c.config.lock_timeout_seconds),
                         [&](long holder) {
-                          c.note("waiting for another get of " + shown +
+                          c.note("waiting up to " + std::to_string(c.config.lock_timeout_seconds) +
+                                 " s for another get of " + shown +
                                  (holder > 0 ? " (pid " + std::to_string(holder) + ")" : ""));
                         }));
   ENVLOCK_TRY_ASSIGN(const auto cached, use_cached(c, cache, key, expected));
   Source source = Source::cached;
-  std::string sha256 = cached.value_or("");
+  std::string sha256 = cached ? cached->sha256 : std::string();
+  Checked checked = cached ? cached->checked : Checked::hashed;
   if (!cached) {
     remove_entry(cache, key);
     ImportJob job{&cache, key, pin, expected, c.config.registry, c.note};
@@ -140,10 +168,11 @@ Result<GetOutcome> get_through_cache(const Context& c, const Pin& pin,
              ", with " + std::to_string(evicted.kept_in_use) + " image(s) in use");
     }
   }
-  return GetOutcome{cache.image(key), source, sha256};
+  return GetOutcome{cache.image(key), source, sha256, checked};
 }
 
-// Tells the audit line which pin answered.
+} // namespace
+
 void note_pin(const Context& c, const Pin& pin) {
   if (c.audit == nullptr) {
     return;
@@ -154,6 +183,8 @@ void note_pin(const Context& c, const Pin& pin) {
   c.audit->pin_digest = pin.image.digest;
   c.audit->pin_manifest_digest = pin.platform_digest;
 }
+
+namespace {
 
 Result<GetOutcome> get_path(const Context& c, const Catalogue& catalogue, const ImageUri& uri) {
   const fs::path path = fs::absolute(uri.path).lexically_normal();
@@ -177,9 +208,11 @@ Result<GetOutcome> get_path(const Context& c, const Catalogue& catalogue, const 
   if (pin) {
     note_pin(c, *pin);
   }
-  ENVLOCK_TRY_ASSIGN(const Cache cache, Cache::open(c.config.cache, c.uid));
-  ENVLOCK_TRY(check_foreign(cache, path, record->result.sha256, record->record.string()));
-  return GetOutcome{path, Source::path, record->result.sha256};
+  auto cache = Cache::open(c.config.cache, c.uid);
+  ENVLOCK_TRY_ASSIGN(const Checked checked,
+                     check_foreign(cache ? &*cache : nullptr, path, record->result.sha256,
+                                   record->record.string()));
+  return GetOutcome{path, Source::path, record->result.sha256, checked};
 }
 
 } // namespace
@@ -202,7 +235,10 @@ const char* to_string(Source source) {
 
 Result<GetOutcome> get(const Context& c, std::string_view text) {
   ENVLOCK_TRY_ASSIGN(const ImageUri uri, parse_image_uri(text));
-  ENVLOCK_TRY_ASSIGN(const Catalogue catalogue, read_catalogue(c.config.locks));
+  ENVLOCK_TRY_ASSIGN(const Catalogue catalogue, read_catalogue(c.config.locks, c.config.trust));
+  for (const auto& warning : catalogue.warnings) {
+    c.note("warning: " + warning);
+  }
   if (uri.kind == UriKind::sqsh_path) {
     return get_path(c, catalogue, uri);
   }
@@ -226,7 +262,8 @@ std::vector<fs::path> usable_sqsh_dirs(const Context& c) {
   for (const auto& dir : c.config.sqsh_dirs) {
     std::error_code ec;
     // A missing folder is kept: scan_sqsh_dirs says it is missing.
-    const auto problem = fs::exists(dir, ec) ? untrusted_because(dir) : std::nullopt;
+    const auto problem =
+        fs::exists(fs::symlink_status(dir, ec)) ? untrusted_because(dir) : std::nullopt;
     if (problem) {
       c.note("warning: sqsh_dirs entry ignored: " + *problem +
              "; a user could plant records in it");
@@ -237,12 +274,16 @@ std::vector<fs::path> usable_sqsh_dirs(const Context& c) {
   return out;
 }
 
-Result<Expectation> expectation_of(const Context& c, const Pin& pin) {
-  const SqshDirScan scan = scan_sqsh_dirs(usable_sqsh_dirs(c));
+SqshDirScan scan_usable_sqsh_dirs(const Context& c) {
+  SqshDirScan scan = scan_sqsh_dirs(usable_sqsh_dirs(c), c.config.trust);
   for (const auto& warning : scan.warnings) {
     c.note("warning: " + warning);
   }
-  return expectation_for(pin, c.config, scan);
+  return scan;
+}
+
+Result<Expectation> expectation_of(const Context& c, const Pin& pin) {
+  return expectation_for(pin, c.config, scan_usable_sqsh_dirs(c));
 }
 
 Result<int> release(const Context& c) {

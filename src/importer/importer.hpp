@@ -10,6 +10,7 @@
 #include "importer/expected.hpp"
 #include "importer/holds.hpp"
 #include "importer/pins.hpp"
+#include "importer/stamp.hpp"
 #include "util/result.hpp"
 
 #include <filesystem>
@@ -42,6 +43,7 @@ struct GetOutcome {
   std::filesystem::path sqsh; // absolute
   Source source = Source::cached;
   std::string sha256; // the .sqsh's, as checked
+  Checked checked = Checked::hashed;
 };
 
 // The whole get. Check failures (exit 1): an image no lock pins under policy refuse, a .sqsh
@@ -51,11 +53,18 @@ struct GetOutcome {
 Result<GetOutcome> get(const Context& context, std::string_view uri);
 
 // The sqsh_dirs a get may trust: all of them for a configuration run by hand; under a job, those
-// no user can write (trusted_path.hpp), each other one skipped with a warning.
+// on a trusted path (trusted_path.hpp), each other one skipped with a warning.
 std::vector<std::filesystem::path> usable_sqsh_dirs(const Context& context);
+
+// The sqsh_dirs scanned (expected.hpp) as the configuration's trust says: under a job, only
+// records and images on a trusted path count; their warnings are noted.
+SqshDirScan scan_usable_sqsh_dirs(const Context& context);
 
 // What `pin`'s .sqsh must be (expected.hpp), from the usable sqsh_dirs; their warnings are noted.
 Result<Expectation> expectation_of(const Context& context, const Pin& pin);
+
+// Tells the audit line (when there is one) which pin answered.
+void note_pin(const Context& context, const Pin& pin);
 
 // Removes the job step's holds (and import folders of processes that died); fine to call twice
 // or when there is nothing to release. Returns how many holds it removed.

@@ -1,6 +1,7 @@
 #include "importer/pins.hpp"
 
 #include "formats/build_result.hpp"
+#include "importer/trusted_path.hpp"
 #include "lock/lock.hpp"
 #include "util/fs.hpp"
 
@@ -26,10 +27,17 @@ squashfs::SquashSettings settings_of(const lock::Lock& lock) {
 // The build result beside the lock (formats::build_result_candidates) that records a pushed
 // image built from this very lock.
 std::optional<formats::BuildResult> build_result_of(const fs::path& lock_path,
-                                                    const std::string& lock_sha256) {
+                                                    const std::string& lock_sha256, Trust trust,
+                                                    Catalogue& catalogue) {
   for (const auto& candidate : formats::build_result_candidates(lock_path)) {
     if (!util::path_exists(candidate)) {
       continue;
+    }
+    if (trust == Trust::system) {
+      if (auto problem = untrusted_because(candidate)) {
+        catalogue.warnings.push_back(*problem + "; build result ignored: a user could forge it");
+        continue;
+      }
     }
     auto result = formats::read_build_result(candidate);
     if (result && result->pushed && result->lock_sha256 == lock_sha256) {
@@ -39,7 +47,14 @@ std::optional<formats::BuildResult> build_result_of(const fs::path& lock_path,
   return std::nullopt;
 }
 
-Status add_lock(const fs::path& path, Catalogue& catalogue) {
+Status add_lock(const fs::path& path, Catalogue& catalogue, Trust trust) {
+  if (trust == Trust::system) {
+    if (auto problem = untrusted_because(path)) {
+      catalogue.warnings.push_back(*problem +
+                                   "; lock ignored, it pins nothing: a user could have planted it");
+      return {};
+    }
+  }
   ENVLOCK_TRY_ASSIGN(const lock::Lock lock, lock::read_lock(path));
   const std::string sha = lock::lock_sha256(lock);
   Pin base;
@@ -70,7 +85,7 @@ Status add_lock(const fs::path& path, Catalogue& catalogue) {
     }
   }
   if (!lock.image.repository.empty()) {
-    if (const auto built = build_result_of(path, sha)) {
+    if (const auto built = build_result_of(path, sha, trust, catalogue)) {
       ENVLOCK_TRY_ASSIGN(oci::ImageRef ref, oci::parse_image_ref(lock.image.repository));
       Pin pin = common;
       pin.role = "image";
@@ -91,7 +106,7 @@ bool same_name(const oci::ImageRef& a, const oci::ImageRef& b) {
 
 } // namespace
 
-Result<Catalogue> read_catalogue(const std::vector<fs::path>& entries) {
+Result<Catalogue> read_catalogue(const std::vector<fs::path>& entries, Trust trust) {
   Catalogue catalogue;
   for (const auto& entry : entries) {
     std::error_code ec;
@@ -111,10 +126,10 @@ Result<Catalogue> read_catalogue(const std::vector<fs::path>& entries) {
       }
       std::sort(files.begin(), files.end());
       for (const auto& file : files) {
-        ENVLOCK_TRY(add_lock(file, catalogue));
+        ENVLOCK_TRY(add_lock(file, catalogue, trust));
       }
     } else {
-      ENVLOCK_TRY(add_lock(entry, catalogue));
+      ENVLOCK_TRY(add_lock(entry, catalogue, trust));
     }
   }
   return catalogue;

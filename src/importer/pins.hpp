@@ -5,6 +5,7 @@
 // the network.
 #pragma once
 
+#include "importer/config.hpp"
 #include "importer/image_uri.hpp"
 #include "oci/image_ref.hpp"
 #include "squashfs/mksquashfs.hpp"
@@ -31,12 +32,16 @@ struct Pin {
 struct Catalogue {
   std::vector<Pin> pins;                         // in the order the locks were read
   std::vector<std::filesystem::path> lock_files; // every lock read
+  std::vector<std::string> warnings;             // locks and build results not read, and why
 };
 
 // Reads every lock the configuration names: a file, or a folder whose files ending in
 // ".lock.json" are read in name order. An input error names a lock that cannot be read, or an
-// entry that is neither; a folder holding no lock is an input error too.
-Result<Catalogue> read_catalogue(const std::vector<std::filesystem::path>& entries);
+// entry that is neither; a folder holding no lock is an input error too. Under Trust::system (a
+// job's configuration), a lock or build result not on a trusted path (trusted_path.hpp: a user's
+// file, a link) pins nothing: it is skipped with a warning.
+Result<Catalogue> read_catalogue(const std::vector<std::filesystem::path>& entries,
+                                 Trust trust = Trust::caller);
 
 // The pin `uri` asks for: same registry and repository, and the URI's digest equal to the pin's
 // digest or platform digest, or (without a digest) the URI's tag equal to the pin's (latest when

@@ -28,6 +28,12 @@ namespace {
 constexpr const char* const k_shared_folders[] = {"sqsh", "records", "stamps", "locks", "tmp"};
 constexpr std::size_t k_max_record_bytes = std::size_t{64} * 1024;
 
+std::string seconds_text(std::chrono::milliseconds waited) {
+  char text[32];
+  (void)std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(waited.count()) / 1000.0);
+  return text;
+}
+
 fs::path shared_sqsh(const fs::path& shared, const std::string& sha256) {
   return shared / "sqsh" / (sha256 + ".sqsh");
 }
@@ -47,19 +53,7 @@ std::optional<std::string> owned_problem(int fd, const fs::path& path, bool read
   if (::fstat(fd, &st) != 0) {
     return path.string() + ": " + std::strerror(errno);
   }
-  if (!S_ISREG(st.st_mode)) {
-    return path.string() + ": not a regular file";
-  }
-  if (st.st_uid != 0) {
-    return path.string() + ": owned by uid " + std::to_string(st.st_uid) + ", not root";
-  }
-  const mode_t forbidden = read_only ? (S_IWUSR | S_IWGRP | S_IWOTH) : (S_IWGRP | S_IWOTH);
-  if ((st.st_mode & forbidden) != 0) {
-    char mode[8];
-    (void)std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    return path.string() + ": writable (mode " + mode + ")";
-  }
-  return std::nullopt;
+  return owned_file_problem(st, path, read_only);
 }
 
 // Opens a file of the shared cache without following a link.
@@ -74,17 +68,34 @@ Result<util::Fd> open_entry(const fs::path& path) {
   return util::Fd(fd);
 }
 
-// Waits until no fill of `key` holds its lock, or `wait` has passed.
-void wait_for_fill(const fs::path& shared, const std::string& key, std::chrono::seconds wait) {
-  const int raw = ::open(shared_lock(shared, key).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+// Waits until no fill of `key` holds its lock, or `wait` has passed, saying so. Only root can
+// open the lock (mode 0600): a user's get does not wait for a fill, it uses its own cache.
+void wait_for_fill(const fs::path& shared, const std::string& key, std::chrono::seconds wait,
+                   const std::function<void(const std::string&)>& note) {
+  const fs::path lock = shared_lock(shared, key);
+  const int raw = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (raw < 0) {
     return;
   }
   const util::Fd fd(raw);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0 || owned_file_problem(st, lock, false)) {
+    return;
+  }
   const auto deadline = std::chrono::steady_clock::now() + wait;
+  bool told = false;
   while (::flock(fd.get(), LOCK_SH | LOCK_NB) != 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
+      if (note) {
+        note("warning: " + lock.string() + ": a fill still holds it after " +
+             std::to_string(wait.count()) + " s; not waiting longer");
+      }
       return;
+    }
+    if (!told && note) {
+      note("waiting up to " + std::to_string(wait.count()) + " s for the fill holding " +
+           lock.string());
+      told = true;
     }
     if (!util::interruptible_sleep(std::chrono::milliseconds(50))) {
       return;
@@ -104,6 +115,9 @@ Result<std::optional<formats::ImageRecord>> read_shared_record(const fs::path& s
   ENVLOCK_TRY_ASSIGN(const util::Fd fd, open_entry(path));
   if (auto problem = owned_problem(fd.get(), path, false, st)) {
     return env_error(*problem);
+  }
+  if (st.st_size > static_cast<off_t>(k_max_record_bytes)) {
+    return env_error(path.string() + ": over " + std::to_string(k_max_record_bytes) + " bytes");
   }
   std::string text(static_cast<std::size_t>(std::min<off_t>(st.st_size, k_max_record_bytes)), 0);
   if (::pread(fd.get(), text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
@@ -136,12 +150,12 @@ Result<SharedHit> check_sqsh(const fs::path& shared, const std::string& sha256, 
     struct stat stamp_st {};
     if (!owned_problem(stamp.get(), root_stamp, false, stamp_st)) {
       if (stamped_sha256(root_stamp, path, id) == sha256) {
-        return SharedHit{path, sha256, false};
+        return SharedHit{path, sha256, Checked::root_stamp};
       }
     }
   }
   if (!user_stamp.empty() && stamped_sha256(user_stamp, path, id) == sha256) {
-    return SharedHit{path, sha256, false};
+    return SharedHit{path, sha256, Checked::caller_stamp};
   }
   ENVLOCK_TRY_ASSIGN(const auto bytes, util::sha256_fd(fd.get(), path.string() + ": "));
   const std::string found = util::to_hex(bytes.data(), bytes.size());
@@ -156,7 +170,7 @@ Result<SharedHit> check_sqsh(const fs::path& shared, const std::string& sha256, 
   if (!user_stamp.empty()) {
     (void)write_stamp_of(user_stamp, path, id, sha256);
   }
-  return SharedHit{path, sha256, true};
+  return SharedHit{path, sha256, Checked::hashed};
 }
 
 Status make_root_dir(const fs::path& dir, mode_t mode) {
@@ -166,9 +180,23 @@ Status make_root_dir(const fs::path& dir, mode_t mode) {
   return require_trusted(dir, "the shared cache folder");
 }
 
-// The folder a fill is made in: SHARED/tmp/KEY.PID.XXXXXX, removed when the fill ends.
-Result<util::TempDir> make_fill_stage(const fs::path& shared, const std::string& key) {
-  return util::TempDir::create_in(shared / "tmp", key + "." + std::to_string(::getpid()));
+// The folder a fill is made in, SHARED/tmp/KEY.PID.XXXXXX, with the flock that marks it in use
+// for as long as the fill runs (the kernel drops it when the fill dies, even by SIGKILL); removed
+// when the fill ends, or by the next fill or scan when its fill died.
+struct FillStage {
+  util::TempDir dir;
+  util::Fd lock;
+};
+
+Result<FillStage> make_fill_stage(const fs::path& shared, const std::string& key) {
+  ENVLOCK_TRY_ASSIGN(
+      util::TempDir dir,
+      util::TempDir::create_in(shared / "tmp", key + "." + std::to_string(::getpid())));
+  util::Fd lock(::open(dir.path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!lock || ::flock(lock.get(), LOCK_EX | LOCK_NB) != 0) {
+    return env_error(dir.path().string() + ": cannot lock: " + std::strerror(errno));
+  }
+  return FillStage{std::move(dir), std::move(lock)};
 }
 
 // Publishes the staged, verified .sqsh: read-only, stamped, renamed into sqsh/, then the record.
@@ -192,9 +220,30 @@ Status publish_shared(const FillJob& job, const fs::path& staged,
 
 } // namespace
 
+std::vector<fs::path> remove_stale_fills(const fs::path& shared) {
+  std::vector<fs::path> removed;
+  const fs::path tmp = shared / "tmp";
+  if (::geteuid() != 0 || untrusted_because(tmp)) {
+    return removed;
+  }
+  std::error_code ec;
+  for (const auto& item : fs::directory_iterator(tmp, ec)) {
+    util::Fd dir(
+        ::open(item.path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    if (dir && ::flock(dir.get(), LOCK_EX | LOCK_NB) == 0) {
+      removed.push_back(item.path());
+    }
+  }
+  for (const auto& path : removed) {
+    fs::remove_all(path, ec);
+  }
+  return removed;
+}
+
 SharedLookup shared_lookup(const fs::path& shared, const std::string& key,
                            const std::string& expected_sha256, const Cache* own,
-                           std::chrono::seconds wait) {
+                           std::chrono::seconds wait,
+                           const std::function<void(const std::string&)>& note) {
   SharedLookup out;
   if (auto problem = untrusted_because(shared)) {
     out.problem = "shared cache not used: " + *problem;
@@ -208,7 +257,7 @@ SharedLookup shared_lookup(const fs::path& shared, const std::string& key,
   }
   auto record = read_shared_record(shared, key);
   if (record && !*record) {
-    wait_for_fill(shared, key, wait);
+    wait_for_fill(shared, key, wait, note);
     record = read_shared_record(shared, key);
   }
   if (!record) {
@@ -243,23 +292,43 @@ Result<SharedHit> shared_fill(const FillJob& job) {
     ENVLOCK_TRY(make_root_dir(job.shared / folder, std::string(folder) == "tmp" ? 0700 : 0755));
   }
   const std::string shown = job.pin.image.name() + "@" + job.pin.platform_digest;
+  const fs::path lock_path = shared_lock(job.shared, job.key);
+  long waited_for = -1; // the holder waited for (0: unknown), -1: none
   ENVLOCK_TRY_ASSIGN(
       const FileLock lock,
-      FileLock::acquire(shared_lock(job.shared, job.key), job.wait, [&](long holder) {
-        job.note("waiting for another fill of " + shown +
-                 (holder > 0 ? " (pid " + std::to_string(holder) + ")" : ""));
-      }));
-  (void)::chmod(shared_lock(job.shared, job.key).c_str(), 0644);
-  const SharedLookup found =
-      shared_lookup(job.shared, job.key, job.expected.sha256, nullptr, std::chrono::seconds(0));
+      FileLock::acquire(
+          lock_path, job.wait,
+          [&](long holder) {
+            if (holder < 0) {
+              job.note("warning: " + lock_path.string() + " was held by " +
+                       (holder < -1 ? "pid " + std::to_string(-holder) : std::string("a process")) +
+                       " that is not root's: not waited for; the lock file "
+                       "was replaced");
+              return;
+            }
+            waited_for = holder;
+            job.note("waiting up to " + std::to_string(job.wait.count()) +
+                     " s for another fill of " + shown +
+                     (holder > 0 ? " (pid " + std::to_string(holder) + ")" : ""));
+          },
+          LockOwner::root));
+  if (waited_for >= 0) {
+    job.note("waited " + seconds_text(lock.waited()) + " for another fill of " + shown +
+             (waited_for > 0 ? " (pid " + std::to_string(waited_for) + ")" : ""));
+  }
+  for (const auto& stale : remove_stale_fills(job.shared)) {
+    job.note("removed " + stale.string() + " (left by a fill that died)");
+  }
+  const SharedLookup found = shared_lookup(job.shared, job.key, job.expected.sha256, nullptr,
+                                           std::chrono::seconds(0), nullptr);
   if (found.hit) {
     return *found.hit;
   }
   if (!found.problem.empty()) {
     job.note("warning: " + found.problem + "; filling it again");
   }
-  ENVLOCK_TRY_ASSIGN(const util::TempDir stage, make_fill_stage(job.shared, job.key));
-  const fs::path& stage_path = stage.path();
+  ENVLOCK_TRY_ASSIGN(const FillStage stage, make_fill_stage(job.shared, job.key));
+  const fs::path& stage_path = stage.dir.path();
   oci::ImageRef ref = job.pin.image;
   ref.tag.clear();
   ref.digest = job.pin.platform_digest;
@@ -285,7 +354,7 @@ Result<SharedHit> shared_fill(const FillJob& job) {
                         "); not put in the shared cache");
   }
   ENVLOCK_TRY(publish_shared(job, squash.output, record));
-  return SharedHit{shared_sqsh(job.shared, record.sha256), record.sha256, true};
+  return SharedHit{shared_sqsh(job.shared, record.sha256), record.sha256, Checked::hashed, true};
 }
 
 } // namespace envlock::importer

@@ -49,6 +49,18 @@ std::optional<std::string> stamped_sha256(const std::filesystem::path& stamp,
   return sha;
 }
 
+const char* to_string(Checked checked) {
+  switch (checked) {
+  case Checked::hashed:
+    return "hashed";
+  case Checked::root_stamp:
+    return "root stamp";
+  case Checked::caller_stamp:
+    return "caller stamp";
+  }
+  return "hashed";
+}
+
 FileIdentity identity_of(const struct stat& st) {
   return FileIdentity{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
                       static_cast<std::uint64_t>(st.st_size), nanoseconds(st.st_mtim),
@@ -77,13 +89,16 @@ Result<FileIdentity> identify(const std::filesystem::path& path) {
 Result<Hashed> verified_sha256(const std::filesystem::path& path,
                                const std::filesystem::path& stamp) {
   ENVLOCK_TRY_ASSIGN(const FileIdentity before, identify(path));
-  if (auto sha = stamped_sha256(stamp, path, before)) {
+  if (auto sha = stamp.empty() ? std::nullopt : stamped_sha256(stamp, path, before)) {
     return Hashed{*sha, before.size, true};
   }
   ENVLOCK_TRY_ASSIGN(const std::string sha, util::sha256_file_hex(path));
   ENVLOCK_TRY_ASSIGN(const FileIdentity after, identify(path));
   if (after != before) {
     return env_error(path.string() + ": changed while it was being hashed");
+  }
+  if (stamp.empty()) {
+    return Hashed{sha, after.size, false};
   }
   ENVLOCK_TRY(
       util::write_file_atomic(stamp, util::canonical_json(stamp_json(path, after, sha)), 0600));

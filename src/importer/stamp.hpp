@@ -34,6 +34,16 @@ FileIdentity identity_of(const struct stat& st);
 // error when it does not exist or is not a regular file).
 Result<FileIdentity> identify(const std::filesystem::path& path);
 
+// How a .sqsh's sha256 came to be known (the audit line's sqsh.checked).
+enum class Checked {
+  hashed,      // the whole file was read now (or written by this very import)
+  root_stamp,  // root's verified stamp of a root-owned file whose identity is unchanged
+  caller_stamp // a stamp in the caller's own cache: the caller's word, not rehashed
+};
+
+// "hashed", "root stamp" or "caller stamp".
+const char* to_string(Checked checked);
+
 struct Hashed {
   std::string sha256; // 64 hex
   std::uint64_t size = 0;
@@ -42,7 +52,8 @@ struct Hashed {
 
 // The sha256 of the file at `path`: from the stamp at `stamp` when the file's identity is the one
 // the stamp records, else by reading the whole file, after which the stamp is written again
-// (atomically). An environment error when the file changes while it is hashed.
+// (atomically); an empty `stamp` means none (the file is always read). An environment error when
+// the file changes while it is hashed.
 Result<Hashed> verified_sha256(const std::filesystem::path& path,
                                const std::filesystem::path& stamp);
 

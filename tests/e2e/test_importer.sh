@@ -13,8 +13,9 @@
 # (the suite runs in its own mount namespace with a private /etc, lib/private_etc.sh), the audit
 # log, and the shared cache attacked by a real non-root user the suite creates.
 . "$REPO/tests/e2e/lib.sh"
-need_tools python3 umoci skopeo mksquashfs docker-registry curl sha256sum setpriv useradd
+need_tools python3 umoci skopeo mksquashfs docker-registry curl sha256sum setpriv useradd flock
 private_etc
+trusted_work
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
 [ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
 export TMPDIR=$WORK/tmp
@@ -56,7 +57,7 @@ write_config() { # CACHE [EXTRA YAML LINES]
   cat >"$CFG" <<Y
 locks: [$WORK/locks]
 cache: $1
-sqsh_dirs: [$WORK/images]
+sqsh_dirs: ${SQSH_DIRS:-[$WORK/images]}
 registry:
   insecure: [$IMG_REGISTRY]
 lock_timeout_seconds: 60
@@ -102,7 +103,7 @@ check_eq "$(ls "$CACHE/tmp" | wc -l)" 0 "no import folder left"
 # ---- cached get: same path, no import; the stamp spares the hash
 run_cmd c pyxis 102 get "$URI"
 check_eq "$c_rc:$c_out" "0:$SQSH" "cached get prints the same path"
-check_contains "$c_err" "envlock importer: cached, sha256 checked: $SQSH" "cached get says cached"
+check_contains "$c_err" "envlock importer: cached, sha256 as this user's own stamp says (not read again): $SQSH" "cached get says cached, and whose stamp vouched for it"
 check_not_contains "$c_err" "importing" "cached get does not import"
 check_eq "$(grep -l "\"sha256\": \"$REF_SHA\"" "$CACHE"/stamps/*.json | wc -l)" 1 "a verified stamp records the sha256"
 run_cmd c pyxis 102 get "docker://$IMG_REGISTRY/test/sample@$D"
@@ -153,7 +154,7 @@ check_eq "$rcs" "00000000" "eight concurrent gets exit 0"
 check_eq "$(cat "$WORK"/c?.out | sort -u)" "$SQSH" "eight identical paths"
 check_eq "$(cat "$WORK"/c?.out | wc -l)" 8 "one line each"
 check_eq "$(cat "$WORK"/c?.err | grep -c 'envlock importer: importing ')" 1 "exactly one imported"
-check_eq "$(cat "$WORK"/c?.err | grep -c 'envlock importer: cached, sha256 checked')" 7 "seven reused its result"
+check_eq "$(cat "$WORK"/c?.err | grep -c "envlock importer: cached, sha256 as this user's own stamp says")" 7 "seven reused its result"
 check_eq "$(ls "$CACHE/holds" | wc -l)" 8 "eight holds"
 check_eq "$(sha256sum <"$SQSH" | cut -c1-64)" "$REF_SHA" "the shared file is right"
 
@@ -319,7 +320,7 @@ chown root "$CFG"
 
 # ---- the audit trail: one line per get and release, read back per job
 : >"$WORK/audit.log"
-chmod 622 "$WORK/audit.log"
+chmod 644 "$WORK/audit.log"
 write_config "$WORK/cache" "log: $WORK/audit.log"
 run_cmd l pyxis 1234 get "$URI"
 run_cmd l pyxis 1234 release
@@ -328,7 +329,7 @@ check_eq "$(wc -l <"$WORK/audit.log")" 3 "three commands, three audit lines"
 run_cmd l "$IMPORTER" log --job 1234 --command get --format json
 check_eq "$l_rc" 0 "envlock-importer log --job 1234 finds the job"
 check_eq "$(printf '%s' "$l_out" | python3 -c 'import json,sys; e=json.load(sys.stdin)[0]; print(e["schema"], e["job"], e["step"], e["user"], e["image"], e["pin"]["role"], e["pin"]["manifest_digest"], e["sqsh"]["sha256"], e["outcome"])')" \
-  "envlock.importer-audit/v1 1234 0 root $URI base_image $D $REF_SHA ok" "which image job 1234 ran: the pin, its manifest and the .sqsh's sha256"
+  "envlock.importer-audit/v2 1234 0 root $URI base_image $D $REF_SHA ok" "which image job 1234 ran: the pin, its manifest and the .sqsh's sha256"
 run_cmd l "$IMPORTER" log --job 1235
 check_contains "$l_out" "get  refused  docker://$IMG_REGISTRY#test/unpinned:v1" "the refusal is on record"
 check_contains "$l_out" "error: docker://$IMG_REGISTRY#test/unpinned:v1: $IMG_REGISTRY/test/unpinned:v1 is pinned by no lock" "with its reason"
@@ -391,11 +392,158 @@ check_eq "$s_out" "$WORK/cache/$U1/images/$KEY.sqsh" "a symbolic link there is n
 check_contains "$s_err" "envlock importer: warning: shared cache entry not used: $SHARED_SQSH: a symbolic link; using this user's cache" "and says so"
 rm -f "$SHARED_SQSH"
 pyxis 908 fill "$URI" >/dev/null 2>&1
+# The audit file is root's: a user's get goes to syslog (with its sender's uid), never to the file.
 check_eq "$(python3 -c 'import json,sys
-for l in open(sys.argv[1]):
-    e=json.loads(l)
-    if e["job"]=="907": print(e["user"], e["sqsh"]["source"], len(e["warnings"]))' "$WORK/audit.log")" "envlock-u1 cached 1" "the audit line names the user, where the image came from and the warning"
+print(sorted({(e["uid"], e["job_claimed"]) for e in map(json.loads, open(sys.argv[1]))}))' "$WORK/audit.log")" \
+  "[(0, False)]" "only root's lines are in the file, and root's job ids are not claims"
+run_cmd s as_user envlock-u1 sh -c "printf '{\"partial' >>'$WORK/audit.log'"
+check_ne "$s_rc" 0 "a user cannot append a partial line to the audit file"
+
+# ---- issue 33 attacks on the importer, run as a second real user would run them
+U2=$(test_user envlock-u2)
+audit_of() { # JOB: the audit lines of JOB, one field set per line
+  python3 -c 'import json,sys
+for e in map(json.loads, open(sys.argv[1])):
+    if e["job"] == sys.argv[2]:
+        print(e["command"], e["outcome"], e["pin"]["role"], e["pin"]["manifest_digest"], e["sqsh"]["source"], e["sqsh"]["checked"], len(e["waits"]))' "$WORK/audit.log" "$1"
+}
+# Another user's cache folder, made first (CACHE is 1777): not used, said; the shared cache serves.
+mkdir -p "$WORK/cache" && chmod 1777 "$WORK/cache"
+rm -rf "$WORK/cache/$U2" "$WORK/cache/0"
+as_user envlock-u1 mkdir -m 700 "$WORK/cache/$U2"
+run_cmd s as_pyxis envlock-u2 1001 get "$URI"
+check_eq "$s_rc:$s_out" "0:$SHARED_SQSH" "CACHE/<uid> made by another user does not deny the get: the shared cache serves it"
+check_contains "$s_err" "envlock importer: warning: $WORK/cache/$U2: owned by uid $U1 with mode 0700; the cache of uid $U2 must be its own and writable by it alone; this user's cache is not used" "and says why"
+# CACHE/0 made by a user: root's check and scan do not fail, they read every .sqsh whole.
+as_user envlock-u1 mkdir -m 700 "$WORK/cache/0"
+mkdir -p "$WORK/images/train"
+"$ENVLOCK" squashfs --lock "$WORK/locks/train.lock.json" --insecure-registry "$IMG_REGISTRY" -o "$WORK/images/train/train.sqsh" >/dev/null 2>&1
+run_cmd k "$IMPORTER" check "$WORK/images/train/train.sqsh"
+check_eq "$k_rc" 0 "root's check of a pinned .sqsh passes with CACHE/0 squatted ($k_err)"
+check_contains "$k_err" "envlock importer: warning: $WORK/cache/0: owned by uid $U1 with mode 0700; the cache of uid 0 must be its own and writable by it alone; no stamps are used: every .sqsh is read whole" "it says the squatted folder is not used"
+run_cmd k "$IMPORTER" scan
+check_eq "$k_rc" 0 "scan reports no corrupt image that does not exist ($k_err)"
+check_not_contains "$k_err" "corrupt" "no corrupt image is named"
+rm -rf "$WORK/cache/0" "$WORK/cache/$U2"
+
+# A subfolder of root's sqsh_dirs a user owns, with a .sqsh and a record forged to name the pinned
+# image: ignored (said), and root's own record wins.
+mkdir -p "$WORK/images/u1" && chown envlock-u1 "$WORK/images/u1"
+cp "$WORK/ref.sqsh" "$WORK/forged.sqsh" && printf 'EVIL' | dd of="$WORK/forged.sqsh" bs=1 seek=4096 conv=notrunc 2>/dev/null
+FORGED_SHA=$(sha256sum <"$WORK/forged.sqsh" | cut -c1-64)
+as_user envlock-u1 cp "$WORK/forged.sqsh" "$WORK/images/u1/aaa.sqsh"
+python3 - "$WORK/images/train/train.squashfs-result.json" "$FORGED_SHA" >"$WORK/forged.json" <<'PY2'
+import json, sys
+d = json.load(open(sys.argv[1])); d["sqsh"]["file"] = "aaa.sqsh"; d["sqsh"]["sha256"] = sys.argv[2]
+print(json.dumps(d))
+PY2
+as_user envlock-u1 cp "$WORK/forged.json" "$WORK/images/u1/aaa.squashfs-result.json"
+run_cmd s as_pyxis envlock-u2 1002 get "$URI"
+check_eq "$s_rc:$s_out" "0:$WORK/images/train/train.sqsh" "another user's get is served root's pre-distributed image, not the planted one"
+check_contains "$s_err" "envlock importer: warning: $WORK/images/u1: owned by uid $U1, not root; folder ignored: a user could plant records in it" "the planted folder is named"
+mv "$WORK/images/train" "$WORK/train.away"
+run_cmd s as_pyxis envlock-u2 1003 get "$URI"
+check_eq "$s_rc:$s_out" "0:$SHARED_SQSH" "without root's record the planted one still serves no one"
+run_cmd k "$IMPORTER" check "$WORK/images/u1/aaa.sqsh"
+check_eq "$k_rc" 1 "root's check refuses the planted .sqsh"
+check_contains "$k_err" "$WORK/images/u1/aaa.sqsh: not a path only root can change ($WORK/images/u1: owned by uid $U1, not root)" "and says why"
+rm -rf "$WORK/images/u1"
+# A sqsh_dirs entry that is sticky and writable by all, like /tmp: not used.
+mkdir -p "$WORK/public" && chmod 1777 "$WORK/public"
+SQSH_DIRS="[$WORK/images, $WORK/public]" write_config "$WORK/cache" "shared_cache: $SHARED
+log: $WORK/audit.log"
+run_cmd s as_pyxis envlock-u2 1004 get "$URI"
+check_contains "$s_err" "envlock importer: warning: sqsh_dirs entry ignored: $WORK/public: writable by others (mode 1777); a user could plant records in it" "a sticky sqsh_dirs entry is no exception"
+
+# A lock file a user owns in root's locks folder pins nothing, for the check and for the fill.
+make_lock "$WORK/u1.lock.json" "$IMG_REGISTRY/test/unpinned" v1 "$D"
+install -o envlock-u1 -m 644 "$WORK/u1.lock.json" "$WORK/locks/u1.lock.json"
+UNPINNED="docker://$IMG_REGISTRY#test/unpinned:v1"
+run_cmd k env SLURM_JOB_ID=1005 "$IMPORTER" check "$UNPINNED"
+check_eq "$k_rc" 1 "root's check refuses the image only the user's lock pins"
+check_contains "$k_err" "envlock importer: warning: $WORK/locks/u1.lock.json: owned by uid $U1, not root; lock ignored, it pins nothing: a user could have planted it" "and names the lock it ignored"
+run_cmd f env SLURM_JOB_ID=1005 "$IMPORTER" fill "$UNPINNED"
+check_eq "$f_rc" 2 "root's fill puts nothing in the shared cache for it"
+check_eq "$(ls "$SHARED/records" | wc -l)" 1 "the shared cache still holds the one pinned image"
+rm -f "$WORK/locks/u1.lock.json"
+
+# A read-only flock on root's lock file (readable as it once was): the fill does not wait for it.
+LOCKF=$(ls "$SHARED"/locks/*.lock | head -1)
+chmod 644 "$LOCKF"
+as_user envlock-u1 flock -o -s "$LOCKF" sleep 120 &
+holder=$!
+sleep 1
+rm -f "$SHARED"/records/*.json
+run_cmd f timeout 50 env SLURM_JOB_ID=1006 "$IMPORTER" fill "$URI"
+check_eq "$f_rc" 0 "root's fill is not held up by a user's flock ($f_err)"
+check_contains "$f_err" "warning: $LOCKF was held by pid" "the fill says whose lock it did not wait for"
+check_contains "$f_err" "that is not root's: not waited for; the lock file was replaced" "and what it did"
+check_eq "$(stat -c '%U %a' "$LOCKF")" "root 600" "root's lock file is root's alone now"
+run_cmd s as_user envlock-u1 flock -n "$LOCKF" true
+check_ne "$s_rc" 0 "a user can no longer open it to hold it"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+check_eq "$(audit_of 1006)" "fill ok base_image $D imported hashed 0" "the fill's line: the pin, imported (not found), no wait"
+run_cmd f env SLURM_JOB_ID=1007 "$IMPORTER" fill "$URI"
+check_eq "$(audit_of 1007)" "fill ok base_image $D shared root stamp 0" "a fill that found the image says so"
+run_cmd k env SLURM_JOB_ID=1008 "$IMPORTER" check "$URI"
+check_eq "$(audit_of 1008)" "check ok base_image $D   0" "a check line carries the pin"
+
+# A fill killed by SIGKILL leaves its staging folder; the next scan removes it.
+rm -f "$SHARED"/records/*.json "$WORK/mksquashfs-started"
+env PATH="$WORK/slowbin:$PATH" SLURM_JOB_ID=1009 "$IMPORTER" fill "$URI" >/dev/null 2>&1 &
+fpid=$!
+if wait_until 300 in_import; then
+  kill -9 "$fpid"; wait "$fpid"
+  check_eq "$(ls "$SHARED/tmp" | wc -l)" 1 "a killed fill leaves its staging folder"
+  run_cmd k "$IMPORTER" scan
+  check_eq "$(ls "$SHARED/tmp" | wc -l)" 0 "the next scan removes it"
+  check_contains "$k_err" "envlock importer: removed $SHARED/tmp/" "and says so"
+else
+  kill -9 "$fpid"; wait "$fpid"
+  fail "kill mid-fill" "mksquashfs never started"
+fi
+pyxis 1010 fill "$URI" >/dev/null 2>&1
+
+# The audit file: 0622 (users could append) is not written by root; a FIFO never blocks root.
+write_config "$WORK/cache" "log: $WORK/audit.log"
+chmod 622 "$WORK/audit.log"
+run_cmd k env SLURM_JOB_ID=1013 "$IMPORTER" check "$UNPINNED"
+check_eq "$k_rc" 1 "root's check still refuses"
+check_contains "$k_err" "envlock importer: $WORK/audit.log: not written: $WORK/audit.log: writable (mode 0622)" "and says the file others can write was not written"
+chmod 644 "$WORK/audit.log"
+write_config "$WORK/cache" "log: $WORK/public/audit.log"
+as_user envlock-u1 mkfifo "$WORK/public/audit.log"
+run_cmd k timeout 20 env SLURM_JOB_ID=1014 "$IMPORTER" check "$UNPINNED"
+check_eq "$k_rc" 1 "a FIFO planted as the log does not block root's check: it refuses at once"
+check_contains "$k_err" "$WORK/public/audit.log: not written: $WORK/public: writable by others (mode 1777)" "the log in a folder users can write is not used"
+rm -f "$WORK/public/audit.log"
+write_config "$WORK/cache" "log: $WORK/audit.log"
+mv "$WORK/train.away" "$WORK/images/train"
+printf 'X' | dd of="$WORK/images/train/train.sqsh" bs=1 seek=4096 conv=notrunc 2>/dev/null
+run_cmd k env SLURM_JOB_ID=1015 "$IMPORTER" scan
+check_eq "$k_rc" 1 "scan finds the corrupt image"
+check_eq "$(audit_of 1015 | cut -d' ' -f1-2)" "scan refused" "and its line is not 'ok'"
+rm -rf "$WORK/images/train" "$WORK/public"
 write_config "$WORK/cache"
+
+# A stamp rewritten in the user's own cache: the get says the user's stamp vouched for it.
+rm -rf "$WORK/cache/$U2"
+run_cmd s as_pyxis envlock-u2 1011 get "$URI"
+U2_SQSH=$WORK/cache/$U2/images/$KEY.sqsh
+check_eq "$s_out" "$U2_SQSH" "the user's own cache holds the image"
+as_user envlock-u2 sh -c "chmod u+w '$U2_SQSH'; printf 'EVIL' | dd of='$U2_SQSH' bs=1 seek=4096 conv=notrunc 2>/dev/null"
+STAMP=$(grep -l "\"path\": \"$U2_SQSH\"" "$WORK/cache/$U2"/stamps/*.json)
+python3 - "$STAMP" "$U2_SQSH" <<'PY2' >"$WORK/forged-stamp.json"
+import json, os, sys
+d = json.load(open(sys.argv[1])); st = os.stat(sys.argv[2])
+d.update(inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns, device=st.st_dev)
+print(json.dumps(d, indent=2, sort_keys=True))
+PY2
+as_user envlock-u2 sh -c "cat '$WORK/forged-stamp.json' >'$STAMP'"
+run_cmd s as_pyxis envlock-u2 1012 get "$URI"
+check_not_contains "$s_err" "sha256 checked" "a get vouched for only by the user's own stamp does not claim a check"
+check_contains "$s_err" "envlock importer: cached, sha256 as this user's own stamp says (not read again): $U2_SQSH" "it says whose word it took"
+
 
 # ---- srun -N4 on the four-node cluster: every node imports into its own cache
 slurm_start
@@ -411,7 +559,7 @@ for n in 1 2 3 4; do
 done
 check_eq "$(printf '%s\n' "$n_err" | grep -c 'envlock importer: importing ')" 4 "each node imported once"
 run_cmd n srun -N4 "$IMPORTER" get "$URI"
-check_eq "$(printf '%s\n' "$n_err" | grep -c 'envlock importer: cached, sha256 checked')" 4 "the second srun finds every node's cache"
+check_eq "$(printf '%s\n' "$n_err" | grep -c "envlock importer: cached, sha256 as this user's own stamp says")" 4 "the second srun finds every node's cache"
 for n in 1 2 3 4; do
   check_eq "$(ls "$WORK/slurm/local-node$n/cache/$(id -u)/holds" | wc -l)" 2 "node$n holds the image for both job steps"
 done

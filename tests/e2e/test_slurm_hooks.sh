@@ -14,9 +14,10 @@
 # option, so Slurm itself builds the prolog's environment) are refused, with the reason, without
 # draining.
 . "$REPO/tests/e2e/lib.sh"
-need_tools python3 nsenter timeout awk setpriv useradd gcc
+need_tools python3 nsenter timeout awk setpriv useradd gcc sha256sum
 [ -f /usr/include/slurm/spank.h ] || skip "missing slurm/spank.h (libslurm-dev; scripts/install-deps.sh installs it)"
 private_etc
+trusted_work
 [ -x "$ENVLOCK" ] || skip "no envlock binary at $ENVLOCK"
 [ -x "$ENVLOCK_VERIFY" ] || skip "no envlock-verify binary at $ENVLOCK_VERIFY"
 mkdir -p "$WORK/bin" "$WORK/hooks" "$WORK/results"
@@ -46,8 +47,9 @@ exec $REPO/share/slurm/envlock-$hook
 SH
   chmod +x "$WORK/hooks/$hook"
 done
-# The option as Pyxis declares it (plugin pyxis, option container-image, one argument), and nothing
-# else: Slurm turns its value into SPANK__SLURM_SPANK_OPTION_pyxis_container_image for the prolog.
+# The options as Pyxis declares them (plugin pyxis, options container-image and container-name, one
+# argument each), and nothing else: Slurm turns their values into
+# SPANK__SLURM_SPANK_OPTION_pyxis_container_image and ..._container_name for the prolog.
 cat >"$WORK/pyxis-option.c" <<'C'
 #include <stddef.h>
 #include <slurm/spank.h>
@@ -58,6 +60,8 @@ static int image_option(int val, const char *optarg, int remote) {
 }
 struct spank_option spank_options[] = {
     {"container-image", "IMAGE", "the container image (a stand-in for Pyxis's option)", 1, 0,
+     image_option},
+    {"container-name", "NAME", "the container name (a stand-in for Pyxis's option)", 1, 0,
      image_option},
     SPANK_OPTIONS_TABLE_END};
 int slurm_spank_init(spank_t sp, int ac, char **av) {
@@ -83,7 +87,7 @@ sqsh_dirs: [$WORK/images]
 log: $WORK/audit.log
 Y
 mkdir -p "$WORK/importer-cache" && chmod 1777 "$WORK/importer-cache"
-: >"$WORK/audit.log" && chmod 622 "$WORK/audit.log"
+: >"$WORK/audit.log" && chmod 644 "$WORK/audit.log"
 U1=$(test_user envlock-u1)
 slurm_start
 ok "slurm cluster with the envlock prolog and health check: 4 idle nodes"
@@ -113,6 +117,53 @@ check_eq "$(python3 -c 'import json,sys
 print(sorted((e["command"], e["outcome"], e["uid"]) for e in map(json.loads, open(sys.argv[1])) if e["command"] != "scan"))' "$WORK/audit.log")" \
   "[('check', 'ok', 0), ('check', 'refused', 0), ('check', 'refused', 0)]" "each check is on the audit log, made by root"
 check_eq "$(sinfo -h -N -n node1 -o %T)" "idle" "node1 is still idle"
+
+# ---- issue 33: a .sqsh path the check followed and the user could swap; a named container
+# A pinned .sqsh with its record, root's, in sqsh_dirs: the control, which runs.
+mkdir -p "$WORK/images/pt"
+cp /bin/true "$WORK/images/pt/pt.sqsh"
+python3 - "$REPO/docs/formats/squashfs-result.md" "$(sha256sum <"$WORK/images/pt/pt.sqsh" | cut -c1-64)" \
+  "$(stat -c %s "$WORK/images/pt/pt.sqsh")" >"$WORK/pt-result.json" <<'PY2'
+import json, re, sys
+d = json.loads(re.search(r"```json\n(.*?)\n```", open(sys.argv[1]).read(), re.S).group(1))
+m = "sha256:" + "b" * 64
+d["image"].update(manifest_digest=m, reference="registry.example.invalid/nvidia/pytorch@" + m)
+d["sqsh"].update(file="pt.sqsh", sha256=sys.argv[2], size=int(sys.argv[3]))
+print(json.dumps(d))
+PY2
+"$ENVLOCK_WRITE_RECORD" squashfs-result <"$WORK/pt-result.json" >"$WORK/images/pt/pt.squashfs-result.json" ||
+  fail "write the record" "$ENVLOCK_WRITE_RECORD"
+run_cmd j image_job genuine "$WORK/images/pt/pt.sqsh"
+check_eq "$j_rc:$j_out" "0:ran genuine" "a pinned .sqsh on root's path runs"
+# The attack: the user's own link to it, which the user can point elsewhere before Pyxis opens it.
+mkdir -p "$WORK/u1" && chown envlock-u1 "$WORK/u1"
+as_user envlock-u1 ln -s "$WORK/images/pt/pt.sqsh" "$WORK/u1/img.sqsh"
+run_cmd j image_job linked "$WORK/u1/img.sqsh"
+check_not_contains "$j_out" "ran linked" "a job through the user's own link does not run"
+check_contains "$(scontrol show job "$(job_of linked)")" "$WORK/u1/img.sqsh: not a path only root can change ($WORK/u1: owned by uid $U1, not root)" "its reason says why"
+TMPLINK=$(as_user envlock-u1 mktemp -u /tmp/envlock-u1.XXXXXX.sqsh)
+as_user envlock-u1 ln -s "$WORK/images/pt/pt.sqsh" "$TMPLINK"
+run_cmd j image_job sticky "$TMPLINK"
+check_not_contains "$j_out" "ran sticky" "nor through a link in a sticky folder like /tmp"
+check_contains "$(scontrol show job "$(job_of sticky)")" "$TMPLINK: not a path only root can change (/tmp: writable by others (mode 1777))" "its reason names the sticky folder"
+rm -f "$TMPLINK"
+# --container-name: Pyxis runs an existing container as it is, without calling the importer.
+name_job() { # NAME CONTAINER [IMAGE]
+  as_user envlock-u1 srun -N1 -w node1 --job-name="$1" --container-name="$2" ${3:+--container-image="$3"} /bin/echo "ran $1"
+}
+PINNED="registry.example.invalid#nvidia/pytorch:26.06-py3"
+run_cmd j name_job named mine "$PINNED"
+check_not_contains "$j_out" "ran named" "a pinned image with --container-name=mine does not run"
+check_contains "$(scontrol show job "$(job_of named)")" "--container-name=mine: an existing container mine is run as it is instead of docker://$PINNED (Pyxis skips the import)" "its reason says the container would stand in for the image"
+run_cmd j name_job nameonly mine
+check_not_contains "$j_out" "ran nameonly" "--container-name alone does not run"
+check_contains "$(scontrol show job "$(job_of nameonly)")" "--container-name=mine without --container-image" "its reason says so"
+run_cmd j name_job created mine:create "$PINNED"
+check_eq "$j_rc:$j_out" "0:ran created" "NAME:create with a pinned image runs: Pyxis makes the container from it"
+check_eq "$(python3 -c 'import json,sys
+print(sorted({e["pin"]["role"] for e in map(json.loads, open(sys.argv[1])) if e["command"] == "check" and e["outcome"] == "ok"}))' "$WORK/audit.log")" \
+  "['base_image']" "every check that let a job through names its pin"
+check_eq "$(sinfo -h -N -n node1 -o %T)" "idle" "node1 is not drained for a user's refused job"
 
 # on_node NODE CMD...: CMD in NODE's mount namespace, as a technician logged in to NODE.
 on_node() {

@@ -5,6 +5,7 @@
 #
 #   private_etc        call first in a suite: re-executes it in the namespace (once) and mounts
 #                      the overlay; skips the suite when it needs root or mount namespaces.
+#   trusted_work       re-homes $WORK on a path only root can write (trusted_work below).
 #   test_user NAME     adds the user NAME (a real, non-root account, its own group) to the private
 #                      /etc and prints its uid; as_user NAME CMD... runs CMD as that user.
 
@@ -36,4 +37,17 @@ as_user() {
   local name=$1
   shift
   setpriv --reuid="$(id -u "$name")" --regid="$(id -g "$name")" --init-groups "$@"
+}
+
+# trusted_work: moves the suite to a path every folder of which is root's and writable by no one
+# else, as a root decision requires (docs/manual/trust.md; /tmp above $WORK is writable by all):
+# $WORK is bind-mounted at /etc/envlock-e2e in this suite's mount namespace (an empty folder of
+# the private /etc) and WORK names it from then on. Call after private_etc.
+trusted_work() {
+  chmod 755 "$WORK"
+  mkdir -p /etc/envlock-e2e
+  mount --bind "$WORK" /etc/envlock-e2e || skip "trusted_work needs bind mounts"
+  WORK=/etc/envlock-e2e
+  export WORK
+  cd "$WORK" || skip "cannot enter $WORK"
 }

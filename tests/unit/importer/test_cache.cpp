@@ -45,7 +45,7 @@ TEST_SUITE("importer.cache") {
     REQUIRE(!planted.has_value());
     CHECK(planted.error().message ==
           cache->dir().string() + ": owned by uid " + std::to_string(::getuid()) +
-              " with mode 511; the cache of uid " + std::to_string(::getuid()) +
+              " with mode 0777; the cache of uid " + std::to_string(::getuid()) +
               " must be its own and writable by it alone");
     const auto missing = Cache::open(tmp.path() / "none", ::getuid());
     REQUIRE(!missing.has_value());
