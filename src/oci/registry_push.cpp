@@ -178,8 +178,12 @@ RegistryClient::get_referrers(const ImageRef& image, std::string_view digest,
     request.headers = {std::string("Accept: ") + media_type::oci_index};
     request.body_limit = k_push_manifest_limit;
     request.deadline = std::min(request.deadline, left);
-    ENVLOCK_TRY_ASSIGN(const HttpResponse answer,
-                       m_impl->scrubbed(session.send(request, referrers_pull_scope(image))));
+    auto sent = m_impl->scrubbed(session.send(request, referrers_pull_scope(image)));
+    if (!sent && std::chrono::steady_clock::now() >= deadline) {
+      // A page that stalled until the listing's time ran out: the limit is the reason.
+      return over(url, std::to_string(limits.seconds.count()) + " seconds");
+    }
+    ENVLOCK_TRY_ASSIGN(const HttpResponse answer, std::move(sent));
     if (answer.status == 404 && page == 0) {
       return std::optional<ReferrersAnswer>();
     }
