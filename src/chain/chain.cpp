@@ -150,7 +150,10 @@ NodeRecord node_record(const formats::Report& report) {
   }
   node.who.node = report.run.hostname;
   node.who.gpus = report.gpu_uuids;
-  node.who.mode = report.mode == "offline" ? "offline" : report.gpu_uuids.empty() ? "live" : "gpus";
+  // A report that names a --root ran offline, whatever its mode says.
+  node.who.mode = report.mode == "offline" || !report.run.root.empty() ? "offline"
+                  : report.gpu_uuids.empty()                           ? "live"
+                                                                       : "gpus";
   node.who.root = report.run.root;
   node.who.checked_at = report.run.started_at;
   return node;

@@ -61,9 +61,9 @@ Result<VerdictRun> verdict_run(const formats::Report& report, const std::string&
                        "' is no time (YYYY-MM-DDTHH:MM:SSZ): the verdict would name no time");
   }
   run.gpus = report.gpu_uuids;
-  run.mode = report.mode == "offline" ? VerdictMode::offline
-             : run.gpus.empty()       ? VerdictMode::live
-                                      : VerdictMode::gpus;
+  run.mode = report.mode == "offline" || !report.run.root.empty() ? VerdictMode::offline
+             : run.gpus.empty()                                   ? VerdictMode::live
+                                                                  : VerdictMode::gpus;
   run.root = run.mode == VerdictMode::offline ? report.run.root : std::string();
   run.signed_at = signed_at;
   return run;

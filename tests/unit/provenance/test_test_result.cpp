@@ -72,6 +72,9 @@ TEST_SUITE("provenance") {
     REQUIRE(off.has_value());
     CHECK(off->mode == provenance::VerdictMode::offline);
     CHECK(off->root == "/tmp/rootfs");
+    formats::Report rooted = passing_report();
+    rooted.run.root = "/img";
+    CHECK(provenance::verdict_run(rooted, "r.json", "t")->mode == provenance::VerdictMode::offline);
     formats::Report no_gpu = passing_report();
     no_gpu.gpu_uuids.clear();
     CHECK(provenance::verdict_run(no_gpu, "r.json", "t")->mode == provenance::VerdictMode::live);
