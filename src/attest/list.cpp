@@ -2,6 +2,8 @@
 
 #include "attest/tag_index.hpp"
 
+#include <set>
+
 namespace envlock::attest {
 
 using nlohmann::json;
@@ -53,12 +55,20 @@ Result<AttestationList> list_attestations(oci::RegistryClient& client, const oci
       }
     }
   }
+  const oci::ReferrersLimits limits;
+  if (index["manifests"].size() > limits.entries) {
+    return env_error(image.to_string() + ": tag " + out.tag +
+                     ": the referrers listing is over its limit of " +
+                     std::to_string(limits.entries) + " entries (docs/manual/attest.md)");
+  }
+  std::set<std::string> seen; // each artifact listed, and so fetched, once
   for (const auto& descriptor : index["manifests"]) {
     if (!descriptor.is_object()) {
       continue;
     }
     Listed listed = listed_of(descriptor);
-    if (oci::is_valid_digest(listed.digest) && (!kind || listed.kind == kind)) {
+    if (oci::is_valid_digest(listed.digest) && (!kind || listed.kind == kind) &&
+        seen.insert(listed.digest).second) {
       out.referrers.push_back(std::move(listed));
     }
   }

@@ -29,8 +29,11 @@ struct AttestationList {
   std::vector<Listed> referrers; // in the registry's order
 };
 
-// The referrers of `image` (REF@DIGEST), of `kind` only when given. An image with none gives an
-// empty list (a tag that holds no valid index counts as none, as the spec says).
+// The referrers of `image` (REF@DIGEST), of `kind` only when given, each digest once (the first
+// descriptor that lists it), in the registry's order. An image with none gives an empty list (a
+// tag that holds no valid index counts as none, as the spec says). The listing is bounded as a
+// whole (oci::ReferrersLimits: entries, bytes, pages, seconds); past a limit, an environment error
+// names it.
 Result<AttestationList> list_attestations(oci::RegistryClient& client, const oci::ImageRef& image,
                                           std::optional<Kind> kind);
 

@@ -76,12 +76,18 @@ Result<SignedLinks> read_signed_links(const fs::path& envelope, const fs::path& 
       links.sqsh_sha256 = text((*subjects)[i], {"digest", "sha256"});
     }
   }
+  for (const char* field : {"finishedOn", "startedOn"}) {
+    const std::string time = text(statement, {"predicate", "runDetails", "metadata", field});
+    if (links.built_at.empty() && provenance::is_rfc3339_utc(time)) {
+      links.built_at = time;
+    }
+  }
   return links;
 }
 
 LinkCheck check_squashfs_result(const SignedLinks& s, const formats::SquashfsResult& result,
                                 const std::string& record) {
-  LinkCheck check{record, "", "", std::nullopt};
+  LinkCheck check{record, "", "", std::nullopt, {}, "", ""};
   const std::string& reference = result.image_reference;
   const auto at_sign = reference.rfind('@');
   const std::string digest = at_sign == std::string::npos ? "" : reference.substr(at_sign + 1);
@@ -124,6 +130,11 @@ std::string render_check(const LinkCheck& check) {
   if (!node.counts.empty()) {
     verdict += " (" + node.counts + ")";
   }
+  if (!check.refused.empty()) {
+    verdict += "; refused: " + check.refused;
+  } else if (!check.not_counted.empty()) {
+    verdict += "; not counted: " + check.not_counted;
+  }
   if (!check.broken.empty()) {
     return check.broken + "; " + verdict;
   }
@@ -131,17 +142,26 @@ std::string render_check(const LinkCheck& check) {
 }
 
 NodeRecord node_record(const formats::Report& report) {
-  NodeRecord node{report.lock_sha256, report.image_digest, report.sqsh_sha256,
-                  report.details.value("chain", json::object()), node_outcome(report)};
+  NodeRecord node{report.lock_sha256,   report.image_digest,
+                  report.sqsh_sha256,   report.details.value("chain", json::object()),
+                  node_outcome(report), {}};
   if (!node.chain.is_object()) {
     node.chain = json::object();
   }
+  node.who.node = report.run.hostname;
+  node.who.gpus = report.gpu_uuids;
+  // A report that names a --root ran offline, whatever its mode says.
+  node.who.mode = report.mode == "offline" || !report.run.root.empty() ? "offline"
+                  : report.gpu_uuids.empty()                           ? "live"
+                                                                       : "gpus";
+  node.who.root = report.run.root;
+  node.who.checked_at = report.run.started_at;
   return node;
 }
 
 LinkCheck check_report(const SignedLinks& s, const NodeRecord& report, const std::string& record,
                        const std::optional<std::string>& squashed) {
-  LinkCheck check{record, "", "", report.outcome};
+  LinkCheck check{record, "", "", report.outcome, report.who, "", ""};
   const auto missing = [&](const char* link, const char* key) {
     const std::string why = text(report.chain, {key});
     return record + ": " + link + " not recorded" + (why.empty() ? "" : " (" + why + ")");
@@ -185,23 +205,25 @@ LinkCheck check_report(const SignedLinks& s, const NodeRecord& report, const std
 
 Result<LinkCheck> check_report_file(const SignedLinks& s, const fs::path& path,
                                     const std::optional<std::string>& squashed,
-                                    const fs::path& public_key) {
+                                    const NodeKeys* node_keys) {
   const std::string record = path.filename().string();
   // Read once, bounded: the verdict's signature is checked over these same bytes.
   ENVLOCK_TRY_ASSIGN(const std::string text, util::read_file_limited(path, k_record_limit));
   ENVLOCK_TRY_ASSIGN(const json value, util::parse_json(text, path.string()));
   if (is_envelope(value)) {
-    auto verdict = verdict_record(text, record, public_key);
+    auto verdict = verdict_record(text, record, s.keyid, node_keys);
     if (!verdict && verdict.error().code == ExitCode::failed) {
       // A verdict that does not verify is a broken link of its own; the others are checked.
-      return LinkCheck{record, verdict.error().message, "", std::nullopt};
+      return LinkCheck{record, verdict.error().message, "", std::nullopt, {}, "", ""};
     }
-    ENVLOCK_TRY_ASSIGN(const NodeRecord node, std::move(verdict));
-    return check_report(s, node, record, squashed);
+    if (!verdict) {
+      return std::move(verdict).error();
+    }
+    return check_report(s, *verdict, record, squashed);
   }
   auto report = formats::from_json<formats::Report>(value, record);
   if (!report) {
-    return LinkCheck{record, report.error().message, "", std::nullopt};
+    return LinkCheck{record, report.error().message, "", std::nullopt, {}, "", ""};
   }
   return check_report(s, node_record(*report), record, squashed);
 }

@@ -1,6 +1,8 @@
 // `envlock chain verify`: every link from the signed provenance to each node's report
 // (docs/manual/chain.md).
 #include "chain/chain.hpp"
+#include "chain/evidence.hpp"
+#include "chain/node_keys.hpp"
 #include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "cmdline/output.hpp"
@@ -23,6 +25,8 @@ struct ChainArgs {
   std::string pub;
   std::string squashfs_result;
   std::string results;
+  std::string node_keys;
+  bool accept_unsigned = false;
   std::vector<std::string> reports;
   std::string format; // text or json; empty: by -o's extension, else text
   std::string output; // empty: standard output
@@ -40,6 +44,13 @@ nlohmann::json chain_json(const chain::SignedLinks& s,
     if (check.node) {
       one["outcome"] = check.node->outcome.empty() ? nlohmann::json(nullptr)
                                                    : nlohmann::json(check.node->outcome);
+      one["node"] = check.who.node;
+      one["signed"] = check.who.signed_by_node;
+      one["counted"] = check.node_passed();
+      one["refused"] =
+          check.refused.empty() ? nlohmann::json(nullptr) : nlohmann::json(check.refused);
+      one["not_counted"] =
+          check.not_counted.empty() ? nlohmann::json(nullptr) : nlohmann::json(check.not_counted);
     }
     records.push_back(std::move(one));
   }
@@ -63,6 +74,10 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
     out << ", .sqsh " << *signed_links.sqsh_sha256;
   }
   out << "\n";
+  std::optional<chain::NodeKeys> node_keys;
+  if (!args.node_keys.empty()) {
+    ENVLOCK_TRY_ASSIGN(node_keys, chain::read_node_keys(args.node_keys, signed_links.keyid));
+  }
   std::vector<chain::LinkCheck> checks;
   std::optional<std::string> squashed;
   if (!args.squashfs_result.empty()) {
@@ -82,25 +97,45 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
     reports.insert(reports.end(), found.begin(), found.end());
   }
   for (const auto& path : reports) {
-    ENVLOCK_TRY_ASSIGN(chain::LinkCheck check,
-                       chain::check_report_file(signed_links, path, squashed, args.pub));
+    ENVLOCK_TRY_ASSIGN(
+        chain::LinkCheck check,
+        chain::check_report_file(signed_links, path, squashed, node_keys ? &*node_keys : nullptr));
     checks.push_back(std::move(check));
   }
+  chain::judge_evidence(checks, signed_links,
+                        args.accept_unsigned ? chain::UnsignedReports::accepted
+                                             : chain::UnsignedReports::not_counted);
   std::size_t broken = 0;
   std::size_t nodes = 0;
   std::size_t passed = 0;
+  std::size_t refused = 0;
+  std::size_t unsigned_nodes = 0;
+  std::size_t unsigned_counted = 0;
   for (const auto& check : checks) {
     out << chain::render_check(check) << "\n";
     broken += check.broken.empty() ? 0 : 1;
     if (check.node) {
       ++nodes;
-      passed += check.broken.empty() && check.node->passed() ? 1 : 0;
+      passed += check.node_passed() ? 1 : 0;
+      refused += check.broken.empty() && !check.refused.empty() ? 1 : 0;
+      unsigned_nodes += check.who.signed_by_node ? 0 : 1;
+      unsigned_counted += !check.who.signed_by_node && check.node_passed() ? 1 : 0;
     }
   }
   out << checks.size() - broken << " of " << checks.size() << " records chain to "
       << signed_links.origin;
   if (nodes > 0) {
-    out << "; " << passed << " of " << nodes << " nodes passed (links holding, outcome pass)";
+    out << "; " << passed << " of " << nodes
+        << " nodes passed (links holding, outcome pass, not refused)";
+    if (refused > 0) {
+      out << "; " << refused << " refused as no evidence of a passing node";
+    }
+    if (unsigned_nodes > 0) {
+      out << "; " << unsigned_nodes << " unsigned " << (unsigned_nodes == 1 ? "report" : "reports")
+          << (args.accept_unsigned ? " accepted (--accept-unsigned), " +
+                                         std::to_string(unsigned_counted) + " of them counted"
+                                   : " not counted (--accept-unsigned counts them)");
+    }
   }
   out << "\n";
   const bool all = broken == 0 && passed == nodes;
@@ -113,6 +148,9 @@ Result<ExitCode> run_chain_verify(const ChainArgs& args) {
     doc["chained"] = checks.size() - broken;
     doc["nodes"] = nodes;
     doc["nodes_passed"] = passed;
+    doc["nodes_refused"] = refused;
+    doc["nodes_unsigned"] = unsigned_nodes;
+    doc["unsigned_accepted"] = args.accept_unsigned;
     doc["verdict"] = all ? "pass" : "fail";
     ENVLOCK_TRY(cmdline::write_output(args.output, util::canonical_json(doc)));
   } else {
@@ -126,7 +164,7 @@ Runner setup_verify(CLI::App& app) {
   app.add_option("--provenance", args->provenance, "The signed provenance (provenance.dsse.json)")
       ->required()
       ->type_name("FILE");
-  app.add_option("--pub", args->pub, "The signer's public key (KEY.pub)")
+  app.add_option("--pub", args->pub, "The provenance signer's public key (KEY.pub)")
       ->required()
       ->type_name("FILE");
   app.add_option("--squashfs-result", args->squashfs_result,
@@ -135,6 +173,13 @@ Runner setup_verify(CLI::App& app) {
   app.add_option("--results", args->results,
                  "A results folder (envlock fleet verify's): its reports, nodes/*.json included")
       ->type_name("DIR");
+  app.add_option("--node-keys", args->node_keys,
+                 "The nodes' own public keys, NODE.pub each (envlock keygen --node on the node): "
+                 "a verdict counts for the node whose key signed it")
+      ->type_name("DIR");
+  app.add_flag("--accept-unsigned", args->accept_unsigned,
+               "Count unsigned verification reports as nodes (nothing vouches for their bytes; "
+               "the output says they were accepted)");
   app.add_option("reports", args->reports,
                  "Verification reports (envlock-verify --format json) or signed node verdicts "
                  "(envlock attest verdict)");
@@ -145,7 +190,7 @@ Runner setup_verify(CLI::App& app) {
                              "output)");
   cmdline::set_footer(app,
                       "envlock chain verify --provenance provenance.dsse.json --pub key.pub "
-                      "--results fleet-results",
+                      "--node-keys node-keys --results fleet-results",
                       "docs/manual/chain.md");
   return [args] { return run_chain_verify(*args); };
 }

@@ -1,4 +1,5 @@
-// `envlock keygen`: an Ed25519 key pair for signing provenance (docs/manual/keygen.md).
+// `envlock keygen`: an Ed25519 key pair for signing provenance, or with --node a node's own key
+// pair for signing its verdicts (docs/manual/keygen.md).
 #include "cli/commands.hpp"
 #include "cmdline/help.hpp"
 #include "provenance/key_files.hpp"
@@ -9,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace envlock::cli::keygen_command {
 
@@ -22,7 +24,15 @@ struct KeygenArgs {
   std::string output;
   bool force = false;
   bool in_tree = false;
+  bool node = false;
 };
+
+constexpr const char* k_node_key_path = "/etc/envlock/node.key";
+
+std::string this_host() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string();
+}
 
 // The git work tree that holds `key`'s folder, found as git finds it (a .git folder or file in
 // the folder or one above).
@@ -66,7 +76,14 @@ Status check_outside_work_tree(const fs::path& key) {
 
 Result<ExitCode> run_keygen(const KeygenArgs& args) {
   fs::path key = args.output;
-  if (key.empty()) {
+  if (key.empty() && args.node) {
+    key = k_node_key_path;
+    std::error_code ec;
+    fs::create_directories(key.parent_path(), ec);
+    if (ec) {
+      return env_error(key.parent_path().string() + ": cannot create: " + ec.message());
+    }
+  } else if (key.empty()) {
     ENVLOCK_TRY_ASSIGN(key, pv::default_key_path());
     std::error_code ec;
     fs::create_directories(key.parent_path(), ec);
@@ -82,6 +99,13 @@ Result<ExitCode> run_keygen(const KeygenArgs& args) {
   ENVLOCK_TRY_ASSIGN(const std::string key_id, pv::write_key_pair(key, overwrite));
   std::cout << "wrote " << key.string() << " (private, mode 0600) and "
             << pv::public_key_path(key).string() << "\nkey id " << key_id << "\n";
+  if (args.node) {
+    const std::string host = this_host();
+    std::cout << "node " << host << ": copy " << pv::public_key_path(key).string() << " to " << host
+              << ".pub in the folder `envlock chain verify --node-keys` reads; sign "
+              << "this node's verdicts with `envlock attest verdict --key " << key.string()
+              << "`\n";
+  }
   return ExitCode::ok;
 }
 
@@ -89,9 +113,11 @@ Runner setup(CLI::App& app) {
   auto args = std::make_shared<KeygenArgs>();
   app.add_option("-o,--output", args->output,
                  "The private key file; the public key is FILE.pub (default: "
-                 "~/.config/envlock/signing.key)")
+                 "~/.config/envlock/signing.key; with --node, /etc/envlock/node.key)")
       ->type_name("FILE");
   app.add_flag("--force", args->force, "Replace existing key files");
+  app.add_flag("--node", args->node,
+               "A node's own key pair, for its verdicts (default: /etc/envlock/node.key)");
   app.add_flag("--in-tree", args->in_tree,
                "Write the key inside a git work tree although git does not ignore it");
   cmdline::set_footer(app, "envlock keygen", "docs/manual/keygen.md");
@@ -101,7 +127,7 @@ Runner setup(CLI::App& app) {
 } // namespace
 
 CommandSpec spec() {
-  return {"keygen", "Make an Ed25519 key pair for signing provenance", setup};
+  return {"keygen", "Make an Ed25519 key pair for signing provenance or a node's verdicts", setup};
 }
 
 } // namespace envlock::cli::keygen_command

@@ -61,6 +61,15 @@ struct ManifestPushed {
   bool precondition_failed = false; // HTTP 412 to an If-Match: the manifest changed meanwhile
 };
 
+// How much one referrers listing may take as a whole, every page together (docs/manual/attest.md):
+// going past one is an environment error naming the limit and the redacted URL.
+struct ReferrersLimits {
+  std::size_t entries = 1000;                     // descriptors, duplicates included
+  std::uint64_t bytes = std::uint64_t{16} << 20U; // page bodies
+  int pages = 64;
+  std::chrono::seconds seconds{120}; // from the first request to the last page's end
+};
+
 // The referrers API's answer for one subject: every page joined into one image index.
 struct ReferrersAnswer {
   std::string index;             // {"schemaVersion":2,"mediaType":...,"manifests":[...]}
@@ -135,9 +144,11 @@ public:
   // GET /v2/<repo>/referrers/<digest> (with ?artifactType= when `artifact_type` is given),
   // following Link: rel="next" pages. Nothing when the registry answers 404: it has no
   // referrers API (OCI distribution spec 1.1), and the referrers tag schema is the fallback.
+  // The listing as a whole is bounded by `limits`.
   Result<std::optional<ReferrersAnswer>> get_referrers(const ImageRef& image,
                                                        std::string_view digest,
-                                                       std::string_view artifact_type = {});
+                                                       std::string_view artifact_type = {},
+                                                       const ReferrersLimits& limits = {});
 
 private:
   Result<Resolved> resolve_unscrubbed(const ImageRef& image, std::string_view platform);

@@ -5,6 +5,8 @@
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 namespace envlock::oci {
@@ -12,7 +14,6 @@ namespace envlock::oci {
 namespace {
 
 constexpr std::size_t k_push_manifest_limit = std::size_t{4} << 20U;
-constexpr int k_referrers_max_pages = 100;
 
 std::string push_accept_header() {
   return std::string("Accept: ") + media_type::oci_index + ", " + media_type::oci_manifest + ", " +
@@ -147,7 +148,7 @@ Result<ManifestPushed> RegistryClient::put_manifest(const ImageRef& image,
 
 Result<std::optional<ReferrersAnswer>>
 RegistryClient::get_referrers(const ImageRef& image, std::string_view digest,
-                              std::string_view artifact_type) {
+                              std::string_view artifact_type, const ReferrersLimits& limits) {
   if (!is_valid_digest(digest)) {
     return input_error("invalid digest '" + std::string(digest) + "'");
   }
@@ -158,25 +159,50 @@ RegistryClient::get_referrers(const ImageRef& image, std::string_view digest,
   }
   nlohmann::json manifests = nlohmann::json::array();
   ReferrersAnswer out;
+  const auto deadline = std::chrono::steady_clock::now() + limits.seconds;
+  std::uint64_t bytes = 0;
+  const auto over = [&](const std::string& at, const std::string& what) {
+    return env_error("GET " + redact_url(at) + ": the referrers listing is over its limit of " +
+                     what + " (docs/manual/attest.md)");
+  };
   for (int page = 0; !url.empty(); ++page) {
-    if (page == k_referrers_max_pages) {
-      return env_error("GET " + redact_url(url) + ": more than " +
-                       std::to_string(k_referrers_max_pages) + " pages of referrers");
+    if (page == limits.pages) {
+      return over(url, std::to_string(limits.pages) + " pages");
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      return over(url, std::to_string(limits.seconds.count()) + " seconds");
     }
     HttpRequest request = m_impl->request(url);
     request.headers = {std::string("Accept: ") + media_type::oci_index};
     request.body_limit = k_push_manifest_limit;
-    ENVLOCK_TRY_ASSIGN(const HttpResponse answer,
-                       m_impl->scrubbed(session.send(request, referrers_pull_scope(image))));
+    request.deadline = std::min(request.deadline, left);
+    auto sent = m_impl->scrubbed(session.send(request, referrers_pull_scope(image)));
+    if (!sent && std::chrono::steady_clock::now() >= deadline) {
+      // A page that stalled until the listing's time ran out: the limit is the reason.
+      return over(url, std::to_string(limits.seconds.count()) + " seconds");
+    }
+    ENVLOCK_TRY_ASSIGN(const HttpResponse answer, std::move(sent));
     if (answer.status == 404 && page == 0) {
       return std::optional<ReferrersAnswer>();
     }
     if (answer.status != 200) {
       return env_error(session.status_error(request, answer).message);
     }
+    bytes += answer.body.size();
+    if (bytes > limits.bytes) {
+      return over(answer.url, std::to_string(limits.bytes) + " bytes");
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      return over(answer.url, std::to_string(limits.seconds.count()) + " seconds");
+    }
     const auto doc = nlohmann::json::parse(answer.body, nullptr, /*allow_exceptions=*/false);
     if (!doc.is_object() || !doc.contains("manifests") || !doc["manifests"].is_array()) {
       return env_error("GET " + redact_url(request.url) + ": not an image index");
+    }
+    if (manifests.size() + doc["manifests"].size() > limits.entries) {
+      return over(answer.url, std::to_string(limits.entries) + " entries");
     }
     for (const auto& entry : doc["manifests"]) {
       manifests.push_back(entry);

@@ -2,6 +2,7 @@
 
 #include "util/json.hpp"
 #include "util/sha256.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -12,10 +13,17 @@ using nlohmann::json;
 
 namespace {
 
+// Text as the document holds it: every byte that is not part of well-formed UTF-8 (a METADATA
+// field or a dpkg stanza in another encoding) written as "\xNN", so the document is valid JSON
+// and the same image gives the same bytes.
+std::string cdx_text(const std::string& text) {
+  return util::escape_invalid_utf8(text);
+}
+
 json cdx_properties(const std::vector<Property>& properties) {
   json out = json::array();
   for (const auto& property : properties) {
-    out.push_back({{"name", property.name}, {"value", property.value}});
+    out.push_back({{"name", cdx_text(property.name)}, {"value", cdx_text(property.value)}});
   }
   return out;
 }
@@ -26,15 +34,17 @@ bool cdx_component_less(const Component& a, const Component& b) {
 }
 
 json cdx_component(const Component& component) {
-  json out = {{"type", component.type}, {"bom-ref", component.bom_ref}, {"name", component.name}};
+  json out = {{"type", component.type},
+              {"bom-ref", cdx_text(component.bom_ref)},
+              {"name", cdx_text(component.name)}};
   if (!component.version.empty()) {
-    out["version"] = component.version;
+    out["version"] = cdx_text(component.version);
   }
   if (!component.purl.empty()) {
-    out["purl"] = component.purl;
+    out["purl"] = cdx_text(component.purl);
   }
   if (!component.description.empty()) {
-    out["description"] = component.description;
+    out["description"] = cdx_text(component.description);
   }
   if (!component.sha256.empty()) {
     out["hashes"] = json::array({{{"alg", "SHA-256"}, {"content", component.sha256}}});
@@ -42,7 +52,7 @@ json cdx_component(const Component& component) {
   if (!component.references.empty()) {
     json references = json::array();
     for (const auto& reference : component.references) {
-      references.push_back({{"type", reference.type}, {"url", reference.url}});
+      references.push_back({{"type", reference.type}, {"url", cdx_text(reference.url)}});
     }
     out["externalReferences"] = references;
   }

@@ -4,6 +4,10 @@
 # answering OCI-Subject for a manifest with a subject), blobs (HEAD, GET, POST + PUT uploads) and
 # GET /v2/NAME/referrers/DIGEST[?artifactType=T], two descriptors a page with Link: rel="next".
 # Every request is logged to --log as "METHOD PATH STATUS".
+# Faults a real registry would not serve, by repository: faults/pages answers page after page
+# (each one descriptor, the same one, with Link: rel="next" for ever); faults/entries one page of
+# 1,500 descriptors; faults/bytes pages of about 3 MB each; a repository under dups/ lists each of
+# its referrers three times, across pages.
 import argparse, hashlib, http.server, json, re, threading, time, urllib.parse, uuid
 
 INDEX = "application/vnd.oci.image.index.v1+json"
@@ -65,6 +69,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             query = urllib.parse.parse_qs(path.query)
             wanted = query.get("artifactType", [None])[0]
             start = int(query.get("start", ["0"])[0])
+            if name.startswith("faults/"):
+                return self.fault(name, ref, path.path, start, head)
             found = []
             for (n, r), (data, mt) in sorted(store.manifests.items()):
                 if n != name or not r.startswith("sha256:"):
@@ -80,6 +86,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if doc.get("annotations"):
                     desc["annotations"] = doc["annotations"]
                 found.append(desc)
+        if name.startswith("dups/"):
+            found = [d for d in found for _ in range(3)]
         headers = {"Content-Type": INDEX}
         if wanted:
             headers["OCI-Filters-Applied"] = "artifactType"
@@ -90,6 +98,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             headers["Link"] = f'<{path.path}?{urllib.parse.urlencode(q)}>; rel="next"'
         body = json.dumps({"schemaVersion": 2, "mediaType": INDEX,
                            "manifests": found[start:start + PAGE]}).encode()
+        return self.reply(200, body, headers, head=head)
+
+    def fault(self, name, ref, base, start, head):
+        one = {"mediaType": "application/vnd.oci.image.manifest.v1+json",
+               "digest": "sha256:" + "a" * 64, "size": 500,
+               "artifactType": "application/vnd.dsse.envelope.v1+json"}
+        kind = name.split("/", 1)[1]
+        headers = {"Content-Type": INDEX}
+        if kind == "pages":
+            manifests = [one]
+            headers["Link"] = f'<{base}?start={start + 1}>; rel="next"'
+        elif kind == "entries":
+            manifests = [dict(one, digest="sha256:%064x" % i) for i in range(1500)]
+        elif kind == "bytes":
+            manifests = [dict(one, annotations={"x": "y" * 3000000})]
+            headers["Link"] = f'<{base}?start={start + 1}>; rel="next"'
+        else:
+            return self.reply(404, head=head)
+        body = json.dumps({"schemaVersion": 2, "mediaType": INDEX, "manifests": manifests}).encode()
         return self.reply(200, body, headers, head=head)
 
     def do_HEAD(self):

@@ -26,7 +26,8 @@ cat > provenance.json <<JSON
              {"name": "image.sqsh", "digest": {"sha256": "$SQSH_SHA"}}],
  "predicateType": "https://slsa.dev/provenance/v1",
  "predicate": {"buildDefinition": {"buildType": "urn:envlock:build-type:container-image:v1",
-   "externalParameters": {"lockFile": {"digest": {"sha256": "$LOCK_SHA"}}}}}}
+   "externalParameters": {"lockFile": {"digest": {"sha256": "$LOCK_SHA"}}}},
+  "runDetails": {"metadata": {"finishedOn": "2026-11-30T18:00:00Z"}}}}
 JSON
 "$ENVLOCK" provenance sign --key keys/key provenance.json -o provenance.dsse.json >/dev/null
 /usr/bin/python3 "$REPO/tests/e2e/lib/sbom_rootfs.py" tree 8 12
@@ -46,9 +47,14 @@ report["summary"] = {k: outcomes.count(o) for k, o in
                      (("passed", "pass"), ("failed", "fail"), ("skipped", "skip"))}
 print(json.dumps(report, indent=2, sort_keys=True))
 PY
-run_cmd vd "$ENVLOCK" attest verdict report.json --key keys/key -o node.dsse.json
+# Signed on the node the report names (node001: a host name of its own) with that node's key.
+need_tools unshare hostname
+"$ENVLOCK" keygen --node -o keys/node001.key >/dev/null
+mkdir node-keys && cp keys/node001.key.pub node-keys/node001.pub
+run_cmd vd unshare -u sh -c 'hostname node001 && exec "$@"' sh "$ENVLOCK" attest verdict report.json \
+  --key keys/node001.key -o node.dsse.json
 check_eq "$vd_rc" 0 "attest verdict: exit 0 ($vd_err)"
-check_contains "$vd_err" "envlock: report.json: WARNED, signed by key " "the verdict: WARNED (a check was skipped)"
+check_contains "$vd_err" "envlock: report.json: WARNED on node node001 (gpus), signed by key " "the verdict: WARNED (a check was skipped)"
 
 # ---- docker-registry 2.8: no referrers API, so the tag schema
 run_cmd p "$ENVLOCK" attest push --image "$IMAGE" provenance.dsse.json sbom.cdx.json node.dsse.json
@@ -84,8 +90,9 @@ check_contains "$s_out" "verified $(/usr/bin/python3 -c 'import json; print(json
 run_cmd x /usr/bin/python3 "$REPO/tests/e2e/lib/dsse_check.py" fetched.dsse.json "$PUB" flip
 check_eq "$x_rc" 1 "a flipped payload byte fails there ($x_out)"
 "$ENVLOCK" attest fetch "$IMAGE" --type node -o fetched-node.dsse.json 2>/dev/null
-run_cmd sn /usr/bin/python3 "$REPO/tests/e2e/lib/dsse_check.py" fetched-node.dsse.json "$PUB"
-check_eq "$sn_rc" 0 "... and the node verdict verifies too"
+NODE_PUB=$(openssl pkey -pubin -in keys/node001.key.pub -outform DER | tail -c 32 | od -An -tx1 | tr -d ' \n')
+run_cmd sn /usr/bin/python3 "$REPO/tests/e2e/lib/dsse_check.py" fetched-node.dsse.json "$NODE_PUB"
+check_eq "$sn_rc" 0 "... and the node verdict verifies too, with the node's key"
 
 # ---- pushing the same files again changes nothing
 "$ENVLOCK" attest push --image "$IMAGE" provenance.dsse.json >/dev/null 2>&1
@@ -128,7 +135,7 @@ check_contains "$(cat api.log)" "/referrers/$ADIGEST?start=2 200" "the second pa
 cmp -s api-sbom.cdx.json sbom.cdx.json && ok "API path: fetched bytes equal pushed bytes" || fail "API fetch" "differ"
 
 # ---- chain verify takes the signed verdict as the node's record
-run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub keys/key.pub fetched-node.dsse.json
+run_cmd c "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub keys/key.pub --node-keys node-keys fetched-node.dsse.json
 check_eq "$c_rc" 0 "chain verify with the verdict: exit 0 ($c_out $c_err)"
 check_contains "$c_out" "fetched-node.dsse.json: links hold: lock ${LOCK_SHA:0:12}…, image ${DIGEST:0:19}…, .sqsh ${SQSH_SHA:0:12}…; node passed (3 passed, 0 failed, 1 skipped)" \
   "the verdict's links hold, and its result"
@@ -139,7 +146,34 @@ p = base64.b64decode(d["payload"]).replace(b"WARNED", b"PASSED")
 d["payload"] = base64.b64encode(p).decode()
 open("forged.dsse.json", "w").write(json.dumps(d, indent=2, sort_keys=True) + "\n")
 PY
-run_cmd cf "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub keys/key.pub forged.dsse.json
+run_cmd cf "$ENVLOCK" chain verify --provenance provenance.dsse.json --pub keys/key.pub --node-keys node-keys forged.dsse.json
 check_eq "$cf_rc" 1 "a forged verdict: exit 1"
 check_contains "$cf_out" "forged.dsse.json: signature check failed" "... named, as a broken link"
+
+# ---- the referrers listing is bounded as a whole, and each artifact is fetched once
+# The same three artifacts under dups/app, which lists each of them three times.
+loc=$(curl -s -D - -o /dev/null -X POST "http://$API/v2/dups/app/blobs/uploads/" | sed -n 's/^Location: //p' | tr -d '\r')
+curl -s -o /dev/null -X PUT --data-binary "$cfg" "http://$API$loc&digest=$cfgd"
+curl -s -o /dev/null -X PUT -H 'Content-Type: application/vnd.oci.image.manifest.v1+json' --data-binary "$man" "http://$API/v2/dups/app/manifests/v1"
+"$ENVLOCK" attest push --image "$API/dups/app@$ADIGEST" provenance.dsse.json sbom.cdx.json node.dsse.json >/dev/null 2>&1
+check_eq "$(curl -s "http://$API/v2/dups/app/referrers/$ADIGEST" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["manifests"]))')" 2 \
+  "dups/app: the server's first page (two a page) lists duplicates"
+run_cmd dl "$ENVLOCK" attest list "$API/dups/app@$ADIGEST"
+check_contains "$dl_out" "$API/dups/app@$ADIGEST: 3 attestations (from the referrers API)" \
+  "nine listed entries, three artifacts: each digest listed once"
+: >"$WORK/api.log"
+"$ENVLOCK" attest fetch "$API/dups/app@$ADIGEST" --dir dups >/dev/null 2>&1
+check_eq "$(grep -c '^GET /v2/dups/app/manifests/sha256:' "$WORK/api.log")" 3 "fetch --dir: each artifact's manifest fetched once"
+check_eq "$(ls dups | wc -l)" 3 "fetch --dir: three files"
+# A listing that goes on for ever, one too long, one too large: each stops at its limit.
+run_cmd fp "$ENVLOCK" attest list "$API/faults/pages@$ADIGEST"
+check_eq "$fp_rc:$fp_err" "3:envlock: error: GET http://$API/v2/faults/pages/referrers/$ADIGEST?start=64: the referrers listing is over its limit of 64 pages (docs/manual/attest.md)" \
+  "endless pages: the page limit, with the URL"
+check_eq "$(grep -c "^GET /v2/faults/pages/referrers/" "$WORK/api.log")" 64 "... after 64 pages"
+run_cmd fe "$ENVLOCK" attest list "$API/faults/entries@$ADIGEST"
+check_eq "$fe_rc:$fe_err" "3:envlock: error: GET http://$API/v2/faults/entries/referrers/$ADIGEST: the referrers listing is over its limit of 1000 entries (docs/manual/attest.md)" \
+  "1,500 entries: the entry limit"
+run_cmd fb "$ENVLOCK" attest list "$API/faults/bytes@$ADIGEST"
+check_eq "$fb_rc:$fb_err" "3:envlock: error: GET http://$API/v2/faults/bytes/referrers/$ADIGEST?start=5: the referrers listing is over its limit of 16777216 bytes (docs/manual/attest.md)" \
+  "pages of 3 MB: the byte limit, at the sixth page"
 finish

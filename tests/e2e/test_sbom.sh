@@ -67,6 +67,43 @@ check_eq "$x_rc" 0 "an image whose links point out of it: exit 0 ($x_err)"
 check_not_contains "$(cat x.cdx.json)" '"operating-system"' "the host's os-release is not read"
 check_not_contains "$(cat x.cdx.json)" 'pkg:deb/' "the host's dpkg status is not read"
 
+# ---- hostile text: bytes that are not UTF-8 in a METADATA and in the dpkg status, and a stanza
+# repeated (the same Package and Architecture): escaped as \xNN, merged with the reason
+/usr/bin/python3 "$REPO/tests/e2e/lib/sbom_rootfs.py" hostile 4 4
+H=hostile/usr/local/lib/python3.12/dist-packages
+mkdir -p "$H/caf-1.0.dist-info" && printf 'Metadata-Version: 2.1\nName: caf\xe9\nVersion: 1.0\n\n' >"$H/caf-1.0.dist-info/METADATA"
+printf 'Wheel-Version: 1.0\nTag: py3-none-any\n' >"$H/caf-1.0.dist-info/WHEEL"
+printf 'pip\n' >"$H/caf-1.0.dist-info/INSTALLER" && : >"$H/caf-1.0.dist-info/RECORD"
+status=hostile/var/lib/dpkg/status
+printf '\nPackage: na\xefve\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1.0\xff\nDescription: \xc3\n' >>"$status"
+sed -n '/^Package: deb-001$/,/^$/p' "$status" | sed '$d' | { printf '\n'; cat; } >>"$status"
+run_cmd h "$ENVLOCK" sbom --root hostile -o h.cdx.json
+check_eq "$h_rc" 0 "bytes that are not UTF-8: exit 0 ($h_err)"
+run_cmd hv node "$VALIDATE" h.cdx.json
+check_eq "$hv_rc:$hv_out" "0:h.cdx.json: valid" "... and the document validates"
+check_eq "$(/usr/bin/python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for c in d["components"]:
+    if c["name"].startswith(("caf", "na")):
+        print(c["name"], c.get("version"), c.get("purl"))' h.cdx.json)" \
+  'caf\xe9 1.0 pkg:pypi/caf%E9@1.0
+na\xefve 1.0\xff pkg:deb/ubuntu/na%EFve@1.0%FF?arch=amd64&distro=ubuntu-24.04' \
+  "each byte that is not UTF-8 written as \\xNN; the purl percent-encodes it"
+"$ENVLOCK" sbom --root hostile -o h2.cdx.json 2>/dev/null
+cmp -s h.cdx.json h2.cdx.json && ok "hostile text: two runs byte-identical" || fail "hostile text: two runs" "they differ"
+lines=$(grep -n '^Package: deb-001$' "$status" | cut -d: -f1)
+set -- $lines
+check_eq "$(/usr/bin/python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+refs = [c["bom-ref"] for c in d["components"]]
+print(len(refs) - len(set(refs)), [c["version"] for c in d["components"] if c["name"] == "deb-001"])
+for p in d["metadata"]["properties"]:
+    if p["name"] == "envlock:dpkg:duplicate":
+        print(p["value"])' h.cdx.json)" \
+  "0 ['1.1-1build1']
+deb-001:all: 2 stanzas, line $1 (1.1-1build1, installed), line $2 (1.1-1build1, installed): merged into one component, the first installed stanza's" \
+  "a repeated stanza: one component, no duplicate bom-ref, the reason in a property"
+
 # ---- SPDX is not offered, and says why
 run_cmd f "$ENVLOCK" sbom --root ngc --format spdx
 check_eq "$f_rc:$f_err" "2:envlock: error: --format spdx: not offered: no SPDX 2.3 validator from the registries envlock's tests use can check it, so envlock writes CycloneDX 1.6 only (docs/manual/sbom.md)" \

@@ -15,12 +15,16 @@
 #include "provenance/keys.hpp"
 #include "provenance/signing.hpp"
 #include "provenance/test_result.hpp"
+#include "util/clock.hpp"
 #include "util/fs.hpp"
 #include "util/json.hpp"
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace envlock::cli::attest_command {
 
@@ -189,21 +193,59 @@ struct VerdictArgs {
   std::string output;
 };
 
-Result<ExitCode> run_verdict(const VerdictArgs& args) {
-  fs::path key_path = args.key;
-  if (key_path.empty()) {
-    ENVLOCK_TRY_ASSIGN(key_path, pv::default_key_path());
+constexpr const char* k_node_key_path = "/etc/envlock/node.key";
+
+std::string this_host() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string();
+}
+
+// A node's key is its own: a file of the signer's that no one else can read or write.
+Status check_node_key_private(const fs::path& key_path) {
+  struct stat st {};
+  if (::stat(key_path.c_str(), &st) != 0) {
+    return {}; // read_key names the file and the error
   }
+  if (st.st_uid != ::geteuid()) {
+    return input_error(key_path.string() + ": owned by uid " + std::to_string(st.st_uid) +
+                       ", not by the signer (uid " + std::to_string(::geteuid()) +
+                       "): its owner could swap it, so it is no node's own key");
+  }
+  if ((st.st_mode & 077U) != 0) {
+    std::string mode = "0000"; // the permission bits in octal
+    unsigned bits = st.st_mode & 07777U;
+    for (std::size_t i = mode.size(); i-- > 0; bits >>= 3U) {
+      mode[i] = static_cast<char>('0' + (bits & 7U));
+    }
+    return input_error(key_path.string() + ": mode " + mode +
+                       ": others can read or write it, so it is no node's own key "
+                       "(chmod 600, or envlock keygen --node --force)");
+  }
+  return {};
+}
+
+Result<ExitCode> run_verdict(const VerdictArgs& args) {
+  const fs::path key_path = args.key.empty() ? fs::path(k_node_key_path) : fs::path(args.key);
+  ENVLOCK_TRY(check_node_key_private(key_path));
   ENVLOCK_TRY_ASSIGN(const pv::Key key, pv::read_key(key_path, pv::KeyHalf::private_key));
   ENVLOCK_TRY_ASSIGN(const formats::Report report, formats::read_report(args.report));
+  const std::string host = this_host();
+  if (report.run.hostname != host) {
+    return input_error(args.report + ": made on " +
+                       (report.run.hostname.empty() ? "no named host" : report.run.hostname) +
+                       ", and this is " + host + ": a node signs only the report of its own run");
+  }
+  ENVLOCK_TRY_ASSIGN(
+      const pv::VerdictRun run,
+      pv::verdict_run(report, args.report, util::rfc3339_utc(std::chrono::system_clock::now())));
   ENVLOCK_TRY_ASSIGN(const nlohmann::json statement,
-                     pv::test_result_statement(report, args.report));
+                     pv::test_result_statement(report, run, args.report));
   ENVLOCK_TRY_ASSIGN(const pv::Envelope envelope,
                      pv::sign_statement(util::canonical_json(statement), key, args.report));
   ENVLOCK_TRY(cmdline::write_output(args.output, util::canonical_json(pv::to_json(envelope))));
   std::cerr << "envlock: " << args.report << ": "
-            << statement["predicate"]["result"].get<std::string>() << ", signed by key "
-            << key.key_id() << "\n";
+            << statement["predicate"]["result"].get<std::string>() << " on node " << run.node
+            << " (" << pv::to_string(run.mode) << "), signed by key " << key.key_id() << "\n";
   return ExitCode::ok;
 }
 
@@ -261,11 +303,13 @@ Runner setup_verdict(CLI::App& app) {
   app.add_option("report", args->report, "A verification report (envlock-verify --format json)")
       ->required()
       ->type_name("REPORT");
-  app.add_option("--key", args->key, "The private key (default: ~/.config/envlock/signing.key)")
+  app.add_option("--key", args->key,
+                 "The node's own private key, from envlock keygen --node (default: "
+                 "/etc/envlock/node.key)")
       ->type_name("FILE");
   cmdline::add_output_option(app, args->output,
                              "Write the signed verdict here; - for standard output (default)");
-  cmdline::set_footer(app, "envlock attest verdict report.json --key key -o node.dsse.json",
+  cmdline::set_footer(app, "envlock attest verdict report.json -o node.dsse.json",
                       "docs/manual/attest.md");
   return [args] { return run_verdict(*args); };
 }

@@ -135,7 +135,9 @@ Result<std::string> verdict(const std::string& text) {
       report.checks.push_back(std::move(check));
     }
   }
-  ENVLOCK_TRY_ASSIGN(const json written, provenance::test_result_statement(report, "example"));
+  ENVLOCK_TRY_ASSIGN(const provenance::VerdictRun run,
+                     provenance::read_verdict_run(predicate, "example"));
+  ENVLOCK_TRY_ASSIGN(const json written, provenance::test_result_statement(report, run, "example"));
   return util::canonical_json(written);
 }
 

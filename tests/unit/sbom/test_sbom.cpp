@@ -5,8 +5,11 @@
 #include "sbom/purl.hpp"
 #include "util/json.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <regex>
+#include <thread>
+#include <unistd.h>
 
 using namespace envlock;
 
@@ -112,6 +115,47 @@ TEST_SUITE("sbom") {
     CHECK(packages[0].name == "a");
     CHECK(packages[0].installed());
     CHECK_FALSE(packages[1].installed());
+  }
+
+  TEST_CASE("dpkg status read in chunks: the same stanzas, their lines, a long line cut") {
+    std::string text = "Package: a\nStatus: install ok installed\nVersion: 1\n\n\nPackage: b\n"
+                       "Description: " +
+                       std::string(200000, 'x') + "\nVersion: 2\r\nStatus: install ok installed";
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    std::thread writer([&] {
+      std::size_t at = 0;
+      while (at < text.size()) {
+        const auto wrote =
+            ::write(fds[1], text.data() + at, std::min<std::size_t>(7000, text.size() - at));
+        if (wrote <= 0) {
+          break;
+        }
+        at += static_cast<std::size_t>(wrote);
+      }
+      ::close(fds[1]);
+    });
+    std::vector<sbom::DpkgPackage> read;
+    const auto status = sbom::read_dpkg_status(fds[0], "status", 1 << 20,
+                                               [&](sbom::DpkgPackage p) { read.push_back(p); });
+    writer.join();
+    ::close(fds[0]);
+    REQUIRE(status.has_value());
+    REQUIRE(read.size() == 2);
+    CHECK(read[0].line == 1);
+    CHECK(read[1].line == 6);
+    CHECK(read[1].version == "2");
+    CHECK(read[1].installed());
+    CHECK(read == sbom::parse_dpkg_status(text));
+
+    int small[2];
+    REQUIRE(::pipe(small) == 0);
+    REQUIRE(::write(small[1], "Package: a\n", 11) == 11);
+    ::close(small[1]);
+    const auto over = sbom::read_dpkg_status(small[0], "status", 5, [](sbom::DpkgPackage) {});
+    ::close(small[0]);
+    REQUIRE_FALSE(over.has_value());
+    CHECK(over.error().message == "status: larger than 5 bytes");
   }
 
   TEST_CASE("an image tree: each part found, matched to the lock, the gaps said") {
