@@ -233,12 +233,12 @@ MarkerEnvironment linux_environment(std::string_view platform, std::string_view 
                               : arch == "arm64"               ? "aarch64"
                                                               : arch;
   std::string full(python);
-  std::string minor(python);
+  std::string two_part(python);
   if (std::count(full.begin(), full.end(), '.') == 1) {
     full += ".0";
-  } else if (const auto second = minor.find('.', minor.find('.') + 1);
+  } else if (const auto second = two_part.find('.', two_part.find('.') + 1);
              second != std::string::npos) {
-    minor.resize(second);
+    two_part.resize(second);
   }
   env.values = {{"os_name", "posix"},
                 {"sys_platform", "linux"},
@@ -246,7 +246,7 @@ MarkerEnvironment linux_environment(std::string_view platform, std::string_view 
                 {"platform_machine", machine},
                 {"platform_python_implementation", "CPython"},
                 {"implementation_name", "cpython"},
-                {"python_version", minor},
+                {"python_version", two_part},
                 {"python_full_version", full},
                 {"implementation_version", full}};
   return env;
