@@ -3,6 +3,7 @@
 #include "build/builder_auth.hpp"
 #include "build/recipe.hpp"
 #include "oci/image_ref.hpp"
+#include "oci/known_secrets.hpp"
 #include "oci/session.hpp"
 #include "util/clock.hpp"
 
@@ -84,7 +85,9 @@ private:
     if (m_echo) {
       return {};
     }
-    std::vector<std::string> lines = util::split(std::string(util::trim(m_tail)), '\n');
+    // Scrubbed: the builder may print a credential it was given, and this goes to stderr.
+    const std::string tail = oci::known_secrets().scrub(util::trim(m_tail));
+    std::vector<std::string> lines = util::split(std::string(util::trim(tail)), '\n');
     if (lines.size() > k_tail_lines) {
       lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(k_tail_lines));
     }

@@ -110,7 +110,7 @@ for program in "$V" "$IMPORTER"; do
   check_eq "$(grep -c '^$' <<<"$text")" "$(grep -cE '^$' <<<"$(cat -s <<<"$text")")" "$name --help: no double blank line"
 done
 check_contains "$("$V" --help)" "
-  --devices LIST              GPU indices to check, e.g. 0,1 (default: all)
+  --sdc-steps N               Run the SDC chain for N steps (rounded up to a digest) instead of a time budget
 
 Resume check (--check resume):
   --data PREFIX " "envlock-verify --help: one blank line before the resume options"

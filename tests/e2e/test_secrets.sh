@@ -125,8 +125,8 @@ if command -v buildah >/dev/null 2>&1; then
     --insecure-registry "$REG_AUTH" --insecure-registry "$REG_PLAIN" --push \
     --result out/build-denied/build-result.json
   check_eq "$r_rc" 3 "push with refused credentials fails (exit 3)"
-  check_eq "$r_err" \
-    "envlock: error: buildah push failed (exit 125); the log is in $PWD/out/build-denied/build-result.log" \
+  check_eq "$(head -1 <<<"$r_err")" \
+    "envlock: error: buildah push failed (exit 125); the log is in $PWD/out/build-denied/build-result.log; its last lines:" \
     "push with refused credentials: message"
   check_contains "$(cat out/build-denied/build-result.log 2>/dev/null)" \
     "$REG_AUTH/ml/train: unauthorized: authentication required" \
