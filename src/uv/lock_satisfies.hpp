@@ -1,19 +1,19 @@
-// Does uv.lock still describe pyproject.toml? The comparison `uv lock --check` and `uv sync
-// --locked` make before they trust a lock: the project's requirements as pyproject.toml lists
-// them against what uv.lock recorded for its root package ([package.metadata] requires-dist,
-// requires-dev, provides-extras) and for the workspace ([manifest] overrides and constraints),
-// and requires-python.
-//
-// Each requirement is compared by its list (dependencies, an extra, a dependency group, the
-// overrides, the constraints), its normalized name and extras, its version specifiers (in one
-// normal form) and its source (tool.uv.sources: git URL and ref, URL, path, index URL). Markers
-// are not compared: uv rewrites them when it locks (python_version becomes python_full_version,
-// terms implied by requires-python are dropped), so two spellings cannot be told apart by text.
-// A project with dynamic dependencies, or a workspace, is compared only where it is static.
+// Does uv.lock still describe the project? The comparison `uv lock --check` and `uv sync
+// --locked` make before they trust a lock (uv's `ValidatedLock::validate` and `Lock::satisfies`),
+// rule by rule: the workspace members and whether each is virtual or editable; the [manifest]
+// requirements, constraints, overrides, excludes, build constraints, dependency groups of a root
+// without [project], and static dependency metadata; requires-python as a range; then, for the
+// workspace members and every local package they reach, its version, extras, requires-dist and
+// dependency groups against its own pyproject.toml. Every requirement is first lowered through
+// tool.uv.sources, as uv lowers it, then normalized as uv's `normalize_requirement` does
+// (credentials and URL fragments dropped, paths made relative to the workspace root, markers
+// compared by meaning within the lock's requires-python).
 #pragma once
 
 #include "util/result.hpp"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,10 +37,23 @@ struct SatisfiesResult {
   std::vector<std::string> never_installed;
 };
 
-// Compares the two texts; `pyproject_origin` and `lock_origin` name them in messages. Fails only
-// when either cannot be parsed (exit 2, FILE:LINE:COL).
+// The workspace's other files, as uv reads them while it checks a lock: the pyproject.toml of a
+// member or of a local package. Paths are relative to the folder that holds the root
+// pyproject.toml, with "/" between names.
+struct ProjectFiles {
+  // The file's text; nothing when it is not there; an error when it cannot be read.
+  std::function<Result<std::optional<std::string>>(const std::string& path)> read;
+  // The names of the folders in a folder; nothing when it is not a folder.
+  std::function<std::optional<std::vector<std::string>>(const std::string& folder)> folders;
+};
+
+// Compares the two texts; `pyproject_origin` and `lock_origin` name them in messages. `files`
+// reads the members and local packages; without it (or where a file is not there) what it would
+// decide is named in `notes` rather than refused. Fails only when a text cannot be parsed (exit 2,
+// FILE:LINE:COL).
 Result<SatisfiesResult> check_satisfies(std::string_view pyproject,
                                         std::string_view pyproject_origin, std::string_view uv_lock,
-                                        std::string_view lock_origin);
+                                        std::string_view lock_origin,
+                                        const ProjectFiles& files = {});
 
 } // namespace envlock::uv

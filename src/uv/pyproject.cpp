@@ -1,5 +1,6 @@
 #include "uv/pyproject.hpp"
 
+#include <algorithm>
 #include <set>
 #include <toml++/toml.h>
 
@@ -109,35 +110,70 @@ std::string text_of(const toml::table& table, std::string_view key) {
   return value == nullptr ? std::string() : value->get();
 }
 
-UvSource source_of(const toml::node& node, const std::map<std::string, std::string>& indexes) {
-  const toml::table* table = node.as_table();
-  if (const auto* array = node.as_array(); array != nullptr && array->size() == 1) {
-    table = array->get(0)->as_table();
+std::optional<bool> bool_of(const toml::table& table, std::string_view key) {
+  if (const auto* value = table.get_as<bool>(key); value != nullptr) {
+    return value->get();
   }
+  return std::nullopt;
+}
+
+UvSource source_entry(const toml::table& table) {
   UvSource out;
-  if (table == nullptr || table->contains("marker") || table->contains("extra") ||
-      table->contains("group")) {
-    return out; // several sources, or one that depends on a marker: not compared
-  }
-  if (table->contains("git")) {
+  out.position = position_of(table);
+  out.marker = text_of(table, "marker");
+  out.extra = table.contains("extra") ? normalize_name(text_of(table, "extra")) : "";
+  out.group = table.contains("group") ? normalize_name(text_of(table, "group")) : "";
+  out.editable = bool_of(table, "editable");
+  out.package = bool_of(table, "package");
+  out.subdirectory = text_of(table, "subdirectory");
+  if (table.contains("git")) {
     out.kind = "git";
-    out.value = text_of(*table, "git");
+    out.value = text_of(table, "git");
     for (const auto* key : {"rev", "tag", "branch"}) {
-      if (table->contains(key)) {
-        out.ref = text_of(*table, key);
+      if (table.contains(key)) {
+        out.ref_kind = key;
+        out.ref = text_of(table, key);
       }
     }
-  } else if (table->contains("url")) {
+    out.git_path = text_of(table, "path");
+    out.lfs = bool_of(table, "lfs").value_or(false);
+  } else if (table.contains("url")) {
     out.kind = "url";
-    out.value = text_of(*table, "url");
-  } else if (table->contains("path")) {
+    out.value = text_of(table, "url");
+  } else if (table.contains("path")) {
     out.kind = "path";
-    out.value = text_of(*table, "path");
-  } else if (table->contains("index")) {
-    const auto found = indexes.find(text_of(*table, "index"));
-    if (found != indexes.end()) {
-      out.kind = "index";
-      out.value = found->second;
+    out.value = text_of(table, "path");
+  } else if (table.contains("index")) {
+    out.kind = "index";
+    out.value = text_of(table, "index");
+  } else if (table.contains("workspace")) {
+    out.kind = "workspace";
+    out.workspace = bool_of(table, "workspace").value_or(false);
+  }
+  return out;
+}
+
+std::vector<UvSource> sources_of(const toml::node& node) {
+  std::vector<UvSource> out;
+  if (const auto* table = node.as_table(); table != nullptr) {
+    out.push_back(source_entry(*table));
+  } else if (const auto* array = node.as_array(); array != nullptr) {
+    for (const auto& item : *array) {
+      if (const auto* entry = item.as_table(); entry != nullptr) {
+        out.push_back(source_entry(*entry));
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> strings_of(const toml::node* node) {
+  std::vector<std::string> out;
+  if (const auto* array = node == nullptr ? nullptr : node->as_array(); array != nullptr) {
+    for (const auto& item : *array) {
+      if (const auto* text = item.as_string(); text != nullptr) {
+        out.push_back(text->get());
+      }
     }
   }
   return out;
@@ -159,6 +195,10 @@ Result<Pyproject> parse_pyproject(std::string_view text, std::string_view origin
   if (const auto* project = doc.get_as<toml::table>("project"); project != nullptr) {
     out.has_project = true;
     out.name = normalize_name(text_of(*project, "name"));
+    if (const auto* version = project->get_as<std::string>("version"); version != nullptr) {
+      out.version = version->get();
+      out.version_position = position_of(*version);
+    }
     if (const auto* python = project->get_as<std::string>("requires-python"); python != nullptr) {
       out.requires_python = python->get();
       out.requires_python_position = position_of(*python);
@@ -167,6 +207,7 @@ Result<Pyproject> parse_pyproject(std::string_view text, std::string_view origin
       for (const auto& item : *dynamic) {
         const auto value = item.value_or(std::string());
         out.dynamic_dependencies |= value == "dependencies" || value == "optional-dependencies";
+        out.dynamic_version |= value == "version";
       }
     }
     ENVLOCK_TRY(
@@ -189,30 +230,44 @@ Result<Pyproject> parse_pyproject(std::string_view text, std::string_view origin
       std::set<std::string> visiting;
       ENVLOCK_TRY(lists.group(*groups, std::string(group.str()),
                               "group " + normalize_name(group.str()), visiting));
+      out.groups.push_back(normalize_name(group.str()));
     }
   }
+  out.has_build_system = doc.contains("build-system");
   if (const auto* uv = doc["tool"]["uv"].as_table(); uv != nullptr) {
     out.workspace = uv->contains("workspace");
+    out.uv_package = bool_of(*uv, "package");
+    if (const auto* workspace = uv->get_as<toml::table>("workspace"); workspace != nullptr) {
+      out.workspace_members = strings_of(workspace->get("members"));
+      out.workspace_exclude = strings_of(workspace->get("exclude"));
+    }
+    if (uv->contains("dev-dependencies")) {
+      out.groups.push_back("dev");
+    }
     ENVLOCK_TRY(
         lists.strings(uv->get("dev-dependencies"), "tool.uv.dev-dependencies", "group dev"));
     ENVLOCK_TRY(lists.strings(uv->get("override-dependencies"), "tool.uv.override-dependencies",
                               "overrides"));
+    ENVLOCK_TRY(lists.strings(uv->get("build-constraint-dependencies"),
+                              "tool.uv.build-constraint-dependencies", "build-constraints"));
     ENVLOCK_TRY(lists.strings(uv->get("constraint-dependencies"), "tool.uv.constraint-dependencies",
                               "constraints"));
-    std::map<std::string, std::string> indexes;
     if (const auto* index = uv->get_as<toml::array>("index"); index != nullptr) {
       for (const auto& entry : *index) {
         if (const auto* table = entry.as_table(); table != nullptr) {
-          indexes[text_of(*table, "name")] = text_of(*table, "url");
+          out.indexes.push_back({text_of(*table, "name"), text_of(*table, "url"),
+                                 bool_of(*table, "default").value_or(false)});
         }
       }
     }
     if (const auto* sources = uv->get_as<toml::table>("sources"); sources != nullptr) {
       for (const auto& [name, source] : *sources) {
-        out.sources[normalize_name(name.str())] = source_of(source, indexes);
+        out.sources[normalize_name(name.str())] = sources_of(source);
       }
     }
   }
+  std::sort(out.groups.begin(), out.groups.end());
+  out.groups.erase(std::unique(out.groups.begin(), out.groups.end()), out.groups.end());
   return out;
 }
 

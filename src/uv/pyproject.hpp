@@ -31,24 +31,53 @@ struct ListedRequirement {
   TextPosition position;
 };
 
-// tool.uv.sources for one name, reduced to what uv.lock's requires-dist records of it.
+// One entry of tool.uv.sources for a name (a name may list several, each with a marker, an
+// extra or a group), as uv's `Source` holds it before lowering.
 struct UvSource {
-  std::string kind;  // "git", "url", "path", "index"; empty: not compared (workspace,
-                     // several sources by marker, or a key envlock does not know)
-  std::string value; // the git URL, the URL, the path, or the index's URL
-  std::string ref;   // git: rev, tag or branch; empty otherwise
+  std::string kind;     // "git", "url", "path", "index", "workspace"; empty: a key envlock
+                        // does not know
+  std::string value;    // the git URL, the URL, the path, or the index's name
+  std::string ref_kind; // git: "rev", "tag", "branch" or empty
+  std::string ref;      // git: the rev, tag or branch
+  std::string subdirectory;
+  std::string git_path; // git: `path`
+  bool lfs = false;
+  std::optional<bool> editable;
+  std::optional<bool> package;
+  bool workspace = false; // workspace = true
+  std::string marker;     // as written; empty: every environment
+  std::string extra;      // normalized; empty: every extra
+  std::string group;      // normalized; empty: every group
+  TextPosition position;
+};
+
+// [[tool.uv.index]]
+struct UvIndex {
+  std::string name;
+  std::string url;
+  bool is_default = false;
 };
 
 struct Pyproject {
-  bool has_project = false;          // a [project] table
-  bool dynamic_dependencies = false; // "dependencies" or "optional-dependencies" in dynamic
-  bool workspace = false;            // a [tool.uv.workspace] table
-  std::string name;                  // normalized
+  bool has_project = false;           // a [project] table
+  bool dynamic_dependencies = false;  // "dependencies" or "optional-dependencies" in dynamic
+  bool dynamic_version = false;       // "version" in dynamic
+  bool workspace = false;             // a [tool.uv.workspace] table
+  bool has_build_system = false;      // a [build-system] table
+  std::optional<bool> uv_package;     // tool.uv.package
+  std::string name;                   // normalized
+  std::optional<std::string> version; // project.version
+  TextPosition version_position;
   std::optional<std::string> requires_python;
   TextPosition requires_python_position;
   std::vector<std::string> extras; // normalized names of project.optional-dependencies
+  std::vector<std::string> groups; // normalized names of [dependency-groups] (and "dev" for
+                                   // tool.uv.dev-dependencies), empty ones included
   std::vector<ListedRequirement> requirements;
-  std::map<std::string, UvSource> sources; // by normalized package name
+  std::map<std::string, std::vector<UvSource>> sources; // by normalized package name
+  std::vector<UvIndex> indexes;
+  std::vector<std::string> workspace_members; // tool.uv.workspace.members globs
+  std::vector<std::string> workspace_exclude; // tool.uv.workspace.exclude globs
 };
 
 // Parses pyproject.toml text; `origin` names it in messages. Fails (exit 2) with

@@ -27,7 +27,10 @@ struct Project {
     write_text(dir / "py/uv.lock", "version = 1\nrevision = 2\nrequires-python = \">=3.12\"\n"
                                    "\n[[package]]\nname = \"b\"\nversion = \"1\"\n"
                                    "source = { editable = \".\" }\n");
-    write_text(dir / "py/pyproject.toml", "[project]\nname = \"b\"\n");
+    // A package (it has a [build-system]), as uv.lock's editable root says.
+    write_text(dir / "py/pyproject.toml",
+               "[project]\nname = \"b\"\nrequires-python = \">=3.12\"\n\n"
+               "[build-system]\nrequires = [\"setuptools\"]\n");
     write_text(dir / "envlock.yaml", "envlock: 1\n");
     manifest.path = dir / "envlock.yaml";
     manifest.dir = dir;

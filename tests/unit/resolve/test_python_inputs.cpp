@@ -25,8 +25,14 @@ std::string inputs_uv_lock(const std::string& specifier, const std::string& torc
          "dependencies = [{ name = \"nvidia-nccl-cu12\" }]\n";
 }
 
-const char* const k_inputs_pyproject =
-    "[project]\nname = \"b\"\nrequires-python = \">=3.12\"\ndependencies = [\"torch>=2.7\"]\n";
+// A package (it has a [build-system]), as uv.lock's editable root says.
+const char* const k_build_system =
+    "\n[build-system]\nrequires = [\"setuptools\"]\nbuild-backend = \"setuptools.build_meta\"\n";
+
+const std::string k_inputs_pyproject =
+    std::string("[project]\nname = \"b\"\nrequires-python = \">=3.12\"\ndependencies = "
+                "[\"torch>=2.7\"]\n") +
+    k_build_system;
 
 // The Project of the lock tests, its uv.lock and pyproject.toml replaced.
 struct InputsProject : envlock::test::Project {
@@ -61,7 +67,8 @@ TEST_SUITE("lock") {
     InputsProject p;
     envlock::test::write_text(p.dir / "py/pyproject.toml",
                               "[project]\nname = \"b\"\nrequires-python = \">=3.12\"\n"
-                              "dependencies = [\"torch>=2.8\", \"numpy\"]\n");
+                              "dependencies = [\"torch>=2.8\", \"numpy\"]\n" +
+                                  std::string(k_build_system));
     const auto lock = p.lock();
     REQUIRE_FALSE(lock.has_value());
     CHECK(lock.error().code == envlock::ExitCode::usage);
@@ -119,7 +126,8 @@ TEST_SUITE("lock") {
     REQUIRE(lock.has_value());
     envlock::test::write_text(p.dir / "py/pyproject.toml",
                               "[project]\nname = \"b\"\nrequires-python = \">=3.12\"\n"
-                              "dependencies = []\n");
+                              "dependencies = []\n" +
+                                  std::string(k_build_system));
     const auto drift = envlock::resolve::find_drift(p.manifest, *lock, path,
                                                     envlock::resolve::Refresh::local_only, {});
     REQUIRE_FALSE(drift.has_value());
@@ -144,7 +152,7 @@ TEST_SUITE("lock") {
                                       "\"sys_platform == 'never'\" }]\n\n");
     envlock::test::write_text(p.dir / "py/uv.lock", uv);
     envlock::test::write_text(p.dir / "py/pyproject.toml",
-                              std::string(k_inputs_pyproject) +
+                              k_inputs_pyproject +
                                   "\n[tool.uv]\noverride-dependencies = [\"torch; sys_platform == "
                                   "'never'\"]\n");
     p.manifest.expect.pytorch = "2.13.0a0+8145d630e8"; // the base image's own

@@ -1,5 +1,6 @@
 #include "../testutil.hpp"
 #include "util/fs.hpp"
+#include "util/strings.hpp"
 #include "uv/lock_satisfies.hpp"
 #include "uv/requirement.hpp"
 #include "uv/specifier.hpp"
@@ -194,5 +195,196 @@ TEST_SUITE("uv.lock_satisfies") {
       REQUIRE(again.has_value());
       CHECK(uv::normal_form(*again) == normal);
     }
+  }
+}
+
+namespace {
+
+// The files of a project folder, read as `envlock lock` reads them.
+uv::ProjectFiles folder_files(const std::filesystem::path& root) {
+  uv::ProjectFiles files;
+  files.read = [root](const std::string& path) -> Result<std::optional<std::string>> {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(root / path, ec)) {
+      return std::optional<std::string>();
+    }
+    auto text = util::read_file(root / path);
+    if (!text) {
+      return text.error();
+    }
+    return std::optional<std::string>(*text);
+  };
+  files.folders = [root](const std::string& folder) -> std::optional<std::vector<std::string>> {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(root / folder, ec)) {
+      return std::nullopt;
+    }
+    std::vector<std::string> out;
+    for (const auto& entry : std::filesystem::directory_iterator(root / folder, ec)) {
+      if (entry.is_directory(ec)) {
+        out.push_back(entry.path().filename().string());
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  return files;
+}
+
+uv::SatisfiesResult consistency(const std::string& rule, const std::string& which) {
+  const auto folder = test::data_path("uv/consistency/" + rule + "/" + which);
+  const auto result = uv::check_satisfies(
+      sat_data("uv/consistency/" + rule + "/" + which + "/pyproject.toml"), "pyproject.toml",
+      sat_data("uv/consistency/" + rule + "/" + which + "/uv.lock"), "uv.lock",
+      folder_files(folder));
+  REQUIRE(result.has_value());
+  return *result;
+}
+
+std::vector<std::string> messages(const uv::SatisfiesResult& result) {
+  std::vector<std::string> out;
+  for (const auto& m : result.moved) {
+    out.push_back(m.message);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_SUITE("uv.lock_satisfies") {
+
+  // One pair per rule of uv's comparison (tests/data/uv/consistency/RULE/{accept,refuse}): the
+  // lock uv accepts is accepted, the one it refuses is refused, naming both sides.
+  TEST_CASE("each rule of uv's comparison: the lock uv accepts passes, the one it refuses fails") {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> rules = {
+        {"path-trailing-slash",
+         {"pyproject.toml:5:17: [project.dependencies] requires 'megatron-core (directory "
+          "3rdparty/Megatron-LM-next)', uv.lock recorded 'megatron-core (directory "
+          "3rdparty/Megatron-LM)'"}},
+        {"url-fragment-credentials",
+         {"pyproject.toml:5:17: [project.dependencies] requires 'fused-ops (url "
+          "https://files.example.invalid/wheels/fused_ops-1.3.0-py3-none-any.whl)', uv.lock "
+          "recorded 'fused-ops (url "
+          "https://files.example.invalid/wheels/fused_ops-1.2.0-py3-none-any.whl)'"}},
+        {"lowered-specifier",
+         {"pyproject.toml:5:42: [project.dependencies] requires 'emerging-optimizers (git "
+          "https://git.example.invalid/emerging-optimizers.git@v0.3.0)', uv.lock recorded "
+          "'emerging-optimizers (git "
+          "https://git.example.invalid/emerging-optimizers.git@v0.2.0)'"}},
+        {"overrides-constraints",
+         {"pyproject.toml:9:28: [tool.uv] constraint-dependencies requires 'torch<3; "
+          "sys_platform == 'linux' (index https://download.example.invalid/whl/cu128)', which "
+          "uv.lock did not record",
+          "pyproject.toml:9:28: [tool.uv] constraint-dependencies requires 'torch<3; "
+          "sys_platform != 'linux' (index https://download.example.invalid/whl/cpu)', which "
+          "uv.lock did not record",
+          "pyproject.toml: [tool.uv] constraint-dependencies no longer requires 'torch<3', which "
+          "uv.lock recorded"}},
+        {"index-url",
+         {"pyproject.toml:5:17: [project.dependencies] requires 'torch>=2.6 (index "
+          "https://download.example.invalid/whl/cu126)', uv.lock recorded 'torch>=2.6 (index "
+          "https://download.example.invalid/whl/cu128)'"}},
+        {"requires-python-range",
+         {"pyproject.toml:4:19: requires-python is '>=3.11, <4', uv.lock recorded '==3.*, "
+          ">=3.12'"}},
+        {"markers-simplified",
+         {"pyproject.toml:5:17: [project.dependencies] requires 'nvidia-ml-py; python_version >= "
+          "'3.13' and sys_platform == 'linux'', uv.lock recorded 'nvidia-ml-py; sys_platform == "
+          "'linux''"}},
+        {"no-project-groups",
+         {"pyproject.toml:3:9: [dependency-groups] dev requires 'ruff', which uv.lock did not "
+          "record"}},
+        {"static-version",
+         {"pyproject.toml:3:11: version is '0.121.0', uv.lock recorded '0.120.2' for 'trainer'"}},
+        {"workspace-members",
+         {"packages/data/pyproject.toml:5:17: [project.dependencies] requires 'numpy>=2.1', "
+          "uv.lock recorded 'numpy>=2'"}},
+        {"old-revision",
+         {"pyproject.toml:5:17: [project.dependencies] requires 'numpy>=2.1', uv.lock recorded "
+          "'numpy>=2'"}},
+    };
+    for (const auto& [rule_name, refusal] : rules) {
+      const std::string rule = rule_name; // not a structured binding: clang 14's CAPTURE
+      CAPTURE(rule);
+      const auto accepted = consistency(rule, "accept");
+      CHECK(messages(accepted).empty());
+      for (const auto& m : accepted.moved) {
+        MESSAGE(m.message);
+      }
+      const auto refused = consistency(rule, "refuse");
+      const std::string got = util::join(messages(refused), "\n");
+      CAPTURE(got);
+      CHECK(messages(refused) == refusal);
+    }
+  }
+}
+
+TEST_SUITE("uv.lock_satisfies") {
+
+  TEST_CASE("what envlock cannot read as uv would is named, not refused") {
+    // The local package's pyproject.toml is not there: uv would build it; envlock says so.
+    const auto folder = test::data_path("uv/consistency/path-trailing-slash/accept");
+    const std::string py = sat_data("uv/consistency/path-trailing-slash/accept/pyproject.toml");
+    const std::string lock = sat_data("uv/consistency/path-trailing-slash/accept/uv.lock");
+    uv::ProjectFiles none;
+    none.read = [](const std::string&) -> Result<std::optional<std::string>> {
+      return std::optional<std::string>();
+    };
+    const auto result = uv::check_satisfies(py, "pyproject.toml", lock, "uv.lock", none);
+    REQUIRE(result.has_value());
+    CHECK(result->moved.empty());
+    CHECK(result->notes == std::vector<std::string>{
+                               "uv.lock: 'megatron-core' (directory 3rdparty/Megatron-LM) was "
+                               "not checked: 3rdparty/Megatron-LM/pyproject.toml is not there"});
+    // Dynamic dependencies: uv builds the package to read them.
+    const auto dynamic = uv::check_satisfies(
+        "[project]\nname = \"trainer\"\nversion = \"0.1.0\"\nrequires-python = \">=3.12\"\n"
+        "dynamic = [\"dependencies\"]\n",
+        "pyproject.toml",
+        "version = 1\nrevision = 3\nrequires-python = \">=3.12\"\n\n[[package]]\nname = "
+        "\"trainer\"\nversion = \"0.1.0\"\nsource = { virtual = \".\" }\n",
+        "uv.lock");
+    REQUIRE(dynamic.has_value());
+    CHECK(dynamic->moved.empty());
+    CHECK(dynamic->notes ==
+          std::vector<std::string>{"pyproject.toml: the dependencies of 'trainer' are dynamic; uv "
+                                   "builds it to read them, envlock did not compare them"});
+  }
+
+  TEST_CASE("a URL's credentials never reach a message") {
+    const auto refused = consistency("url-fragment-credentials", "refuse");
+    REQUIRE_FALSE(refused.moved.empty());
+    for (const auto& m : refused.moved) {
+      CHECK(m.message.find("s3cret") == std::string::npos);
+      CHECK(m.message.find("sha256=") == std::string::npos);
+    }
+  }
+
+  TEST_CASE("a member no longer editable, or a member added, is refused") {
+    const auto folder = test::data_path("uv/consistency/workspace-members/accept");
+    const std::string py = sat_data("uv/consistency/workspace-members/accept/pyproject.toml");
+    const std::string lock = sat_data("uv/consistency/workspace-members/accept/uv.lock");
+    const auto editable = uv::check_satisfies(
+        sat_replaced(py, "trainer-kernels = { workspace = true, editable = false }",
+                     "trainer-kernels = { workspace = true }"),
+        "pyproject.toml", lock, "uv.lock", folder_files(folder));
+    REQUIRE(editable.has_value());
+    CHECK(messages(*editable) ==
+          std::vector<std::string>{
+              "packages/kernels/pyproject.toml: 'trainer-kernels' is a package installed "
+              "editable; uv.lock recorded its source as directory",
+              "pyproject.toml:5:33: [project.dependencies] requires 'trainer-kernels (editable "
+              "packages/kernels)', uv.lock recorded 'trainer-kernels (directory "
+              "packages/kernels)'"});
+    const auto added =
+        uv::check_satisfies(sat_replaced(py, "exclude = [\"packages/scratch\"]", "exclude = []"),
+                            "pyproject.toml", lock, "uv.lock", folder_files(folder));
+    REQUIRE(added.has_value());
+    CHECK(messages(*added) ==
+          std::vector<std::string>{
+              "pyproject.toml: the workspace members are scratch, trainer, trainer-data, "
+              "trainer-kernels; uv.lock recorded [manifest] members trainer, trainer-data, "
+              "trainer-kernels",
+              "packages/scratch/pyproject.toml: the workspace member 'scratch' is not in uv.lock"});
   }
 }
