@@ -125,6 +125,7 @@ sed -i 's/^expect: {cuda: "13.3"}$/expect: {cuda: "13.3", pytorch: "2.12.0a0+nv"
 lock -o expect.lock.json
 check_eq "$r_rc" 0 "lock, expect.pytorch of the base image, torch overridden away: exit 0 ($r_err)"
 sed -i "s/{ name = \"torch\", marker = \"sys_platform == 'never'\" }/{ name = \"torch\" }/" uv.lock
+sed -i "s/\"torch; sys_platform == 'never'\",/\"torch\",/" pyproject.toml # the override, as uv.lock now records it
 sed -i 's/python: "3.12"}$/python: "3.11"}/' envlock.yaml
 lock -o expect.lock.json
 check_eq "$r_rc:$r_err" "2:envlock: error: expect: uv.lock contradicts the manifest:
@@ -132,6 +133,7 @@ check_eq "$r_rc:$r_err" "2:envlock: error: expect: uv.lock contradicts the manif
   expect.python is '3.11'; uv.lock has requires-python '>=3.12', which no Python 3.11 satisfies" \
   "lock, torch installed against expect.pytorch, python against requires-python: refused"
 cp uv.lock.orig uv.lock
+cp pyproject.toml.orig pyproject.toml
 write_manifest . megatron v2 13.3
 
 # ---- --check --refresh: a moved tag
