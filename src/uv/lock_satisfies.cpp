@@ -1054,10 +1054,8 @@ private:
     };
     m_list_origin = std::string(m_root_origin);
     compare({}, lock_list("requirements", "requirements"));
-    for (const auto& [key, list] :
-         {std::pair<const char*, std::string>{"constraints", "constraints"},
-          {"overrides", "overrides"},
-          {"build-constraints", "build-constraints"}}) {
+    for (const char* key : {"constraints", "overrides", "build-constraints"}) {
+      const std::string list(key);
       ENVLOCK_TRY_ASSIGN(auto expected, lower_list(m_root, scope, false, [&](const std::string& l) {
                            return l == list;
                          }));
@@ -1091,7 +1089,7 @@ private:
   // (tool.uv.dependency-metadata against [[manifest.dependency-metadata]]): name, version,
   // requires-dist in order, requires-python and provides-extras, each parsed.
   void check_dependency_metadata() {
-    const auto entries = [this](const toml::node* node) {
+    const auto entries = [](const toml::node* node) {
       std::map<std::string, std::pair<std::string, TextPosition>> out;
       const auto* array = node == nullptr ? nullptr : node->as_array();
       if (array == nullptr) {
