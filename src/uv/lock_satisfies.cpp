@@ -6,6 +6,7 @@
 #include "uv/version.hpp"
 
 #include <algorithm>
+#include <compare>
 #include <map>
 #include <set>
 #include <toml++/toml.h>
@@ -719,7 +720,7 @@ private:
 
   // The source of `name @ URL`, as uv parses a PEP 508 URL (`VerbatimParsedUrl`).
   static std::string url_requirement_source(const std::string& written, const std::string& dir) {
-    std::string url = written;
+    const std::string& url = written;
     if (url.rfind("git+", 0) == 0) {
       UrlParts parts = parse_url(url.substr(4));
       GitRef ref;
@@ -1235,7 +1236,7 @@ private:
 
   static int compare_py(const PyVersion& a, const PyVersion& b) {
     const auto c = uv::compare(a, b);
-    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    return std::is_lt(c) ? -1 : (std::is_gt(c) ? 1 : 0);
   }
 
   // `Lock::satisfies`, from "Add the workspace packages to the queue": each member, and each

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <compare>
 #include <functional>
 #include <map>
 #include <set>
@@ -421,7 +422,7 @@ struct Domain {
   [[nodiscard]] int order(const MarkerEnd& a, const MarkerEnd& b) const {
     if (version && a.ver && b.ver) {
       const auto c = compare(*a.ver, *b.ver);
-      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+      return std::is_lt(c) ? -1 : (std::is_gt(c) ? 1 : 0);
     }
     return a.text < b.text ? -1 : (a.text > b.text ? 1 : 0);
   }
@@ -578,8 +579,8 @@ std::optional<PythonRange> python_range(std::string_view specifiers) {
       return a;
     }
     const auto c = compare(*a.version, *b.version);
-    if (c != 0) {
-      return c > 0 ? a : b;
+    if (std::is_neq(c)) {
+      return std::is_gt(c) ? a : b;
     }
     return a.inclusive ? b : a;
   };
@@ -591,8 +592,8 @@ std::optional<PythonRange> python_range(std::string_view specifiers) {
       return a;
     }
     const auto c = compare(*a.version, *b.version);
-    if (c != 0) {
-      return c < 0 ? a : b;
+    if (std::is_neq(c)) {
+      return std::is_lt(c) ? a : b;
     }
     return a.inclusive ? b : a;
   };
@@ -649,18 +650,18 @@ std::optional<PythonRange> python_range(std::string_view specifiers) {
     out.upper = tighter_upper(out.upper, hi);
   }
   for (const auto& [v, wildcard] : excluded) {
-    if (out.lower.version && out.lower.inclusive && compare(*out.lower.version, v) == 0 &&
+    if (out.lower.version && out.lower.inclusive && std::is_eq(compare(*out.lower.version, v)) &&
         !wildcard) {
       out.lower.inclusive = false;
     }
-    if (out.upper.version && out.upper.inclusive && compare(*out.upper.version, v) == 0 &&
+    if (out.upper.version && out.upper.inclusive && std::is_eq(compare(*out.upper.version, v)) &&
         !wildcard) {
       out.upper.inclusive = false;
     }
   }
   if (out.lower.version && out.upper.version) {
     const auto c = compare(*out.lower.version, *out.upper.version);
-    out.empty = c > 0 || (c == 0 && !(out.lower.inclusive && out.upper.inclusive));
+    out.empty = std::is_gt(c) || (std::is_eq(c) && !(out.lower.inclusive && out.upper.inclusive));
   }
   return out;
 }
@@ -670,7 +671,7 @@ bool same_python_range(const PythonRange& a, const PythonRange& b) {
     if (!x.version || !y.version) {
       return !x.version && !y.version;
     }
-    return compare(*x.version, *y.version) == 0 && x.inclusive == y.inclusive;
+    return std::is_eq(compare(*x.version, *y.version)) && x.inclusive == y.inclusive;
   };
   return a.empty == b.empty && same(a.lower, b.lower) && same(a.upper, b.upper);
 }
